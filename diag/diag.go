@@ -1,0 +1,105 @@
+// Package diag owns the diagnostic type every hipgen stage reports with:
+// position, severity, message and check name, printed as
+// "file:line:col: severity: message [check]". It does no I/O beyond writing
+// to the io.Writer it is given.
+package diag
+
+import (
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"io"
+	"slices"
+)
+
+// Severity orders diagnostics; only Error makes a command fail.
+type Severity int
+
+// Severities, least severe first.
+const (
+	Note Severity = iota
+	Warning
+	Error
+)
+
+func (s Severity) String() string {
+	switch s {
+	case Note:
+		return "note"
+	case Warning:
+		return "warning"
+	default:
+		return "error"
+	}
+}
+
+// MarshalText spells the severity as in text output.
+func (s Severity) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+
+// Diagnostic is one finding at a position. Line and Col are 1-based; Col
+// counts bytes. Check names the rule so users can suppress it.
+type Diagnostic struct {
+	File     string   `json:"file"`
+	Line     int      `json:"line"`
+	Col      int      `json:"col"`
+	Severity Severity `json:"severity"`
+	Message  string   `json:"message"`
+	Check    string   `json:"check,omitempty"`
+}
+
+// String formats d the way compilers do, so editors can jump to it.
+func (d Diagnostic) String() string {
+	pos := d.File
+	if d.Line > 0 {
+		pos = fmt.Sprintf("%s:%d:%d", d.File, d.Line, d.Col)
+	}
+	s := fmt.Sprintf("%s: %s: %s", pos, d.Severity, d.Message)
+	if d.Check != "" {
+		s += " [" + d.Check + "]"
+	}
+	return s
+}
+
+// Sort orders diagnostics by file, line, column, then check, so output is
+// deterministic whatever order the stages ran in.
+func Sort(ds []Diagnostic) {
+	slices.SortStableFunc(ds, func(a, b Diagnostic) int {
+		return cmp.Or(
+			cmp.Compare(a.File, b.File),
+			cmp.Compare(a.Line, b.Line),
+			cmp.Compare(a.Col, b.Col),
+			cmp.Compare(a.Check, b.Check),
+			cmp.Compare(a.Message, b.Message),
+		)
+	})
+}
+
+// HasErrors reports whether any diagnostic is an Error.
+func HasErrors(ds []Diagnostic) bool {
+	for _, d := range ds {
+		if d.Severity == Error {
+			return true
+		}
+	}
+	return false
+}
+
+// WriteText prints one diagnostic per line.
+func WriteText(w io.Writer, ds []Diagnostic) error {
+	for _, d := range ds {
+		if _, err := fmt.Fprintln(w, d.String()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// WriteJSON prints the diagnostics as one JSON array.
+func WriteJSON(w io.Writer, ds []Diagnostic) error {
+	if ds == nil {
+		ds = []Diagnostic{}
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(ds)
+}
