@@ -1,38 +1,163 @@
 // Package archdetect owns GPU architectures: the table of known AMD and
 // NVIDIA targets, parsing of every spelling users write, detection on the
 // host and the precedence between explicit settings, detection and manifest
-// defaults. It reads the host only through an injected root directory and
-// command runner, and never imports builder or cmd.
+// defaults. It reads the host only through an injected Host (file system
+// root, environment, command runner), never writes files, and never imports
+// builder or cmd.
 package archdetect
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
+
+	"github.com/hipgen/hipgen/internal/textdist"
 )
 
-// Minimal spelling check; the architecture table replaces it.
+// ErrUnknownArch is wrapped by every spelling error, so callers can tell a
+// bad architecture from other failures with errors.Is.
+var ErrUnknownArch = errors.New("unknown GPU architecture")
+
 var (
-	amdRe  = regexp.MustCompile(`^gfx(90[0-9a-c]|94[0-2]|950|10(1[0-3]|3[0-6])|11(0[0-3]|5[0-3])|120[01])((:(sramecc|xnack)[+-])*)$`)
-	cudaRe = regexp.MustCompile(`^sm_(60|61|62|70|72|75|80|86|87|89|90|100|101|103|110|120|121)(a|f)?$`)
+	amdTargetRe = regexp.MustCompile(`^(gfx[0-9a-f]+)((?::[a-z]+[+-])*)$`)
+	cudaStrict  = regexp.MustCompile(`^sm_([0-9]+)([af]?)$`)
 )
 
 // CanonicalROCm returns the canonical spelling of an AMD target ID such as
-// "gfx90a:xnack-", or an error naming what is wrong.
+// "gfx90a" or "gfx942:sramecc+:xnack-" (features sorted by name, as clang
+// writes them). It is the strict form accepted in manifests; the error
+// names the closest known target.
 func CanonicalROCm(s string) (string, error) {
 	t := strings.TrimSpace(s)
-	if !amdRe.MatchString(t) {
-		return "", fmt.Errorf("unknown AMD GPU architecture %q (want a target ID such as gfx90a, gfx942 or gfx90a:xnack-)", s)
+	m := amdTargetRe.FindStringSubmatch(t)
+	if m == nil {
+		return "", fmt.Errorf("%w %q: %s", ErrUnknownArch, s, suggestROCm(t))
 	}
-	return t, nil
+	in, ok := byArch[m[1]]
+	if !ok || in.Backend != ROCm {
+		return "", fmt.Errorf("%w %q: %s", ErrUnknownArch, s, suggestROCm(t))
+	}
+	if m[2] == "" {
+		return in.Arch, nil
+	}
+	feats := strings.Split(m[2][1:], ":")
+	seen := map[string]bool{}
+	for _, f := range feats {
+		name := f[:len(f)-1]
+		if !slices.Contains(in.Features, name) {
+			return "", fmt.Errorf("%w %q: %s does not have the %q target feature (%s)", ErrUnknownArch, s, in.Arch, name, featureHint(in))
+		}
+		if seen[name] {
+			return "", fmt.Errorf("%w %q: feature %q given twice", ErrUnknownArch, s, name)
+		}
+		seen[name] = true
+	}
+	slices.Sort(feats)
+	return in.Arch + ":" + strings.Join(feats, ":"), nil
 }
 
-// CanonicalCUDA returns the canonical spelling of an NVIDIA architecture
-// such as "sm_90", or an error naming what is wrong.
+func featureHint(in Info) string {
+	if len(in.Features) == 0 {
+		return "it takes no features"
+	}
+	return "it takes " + strings.Join(in.Features, ", ")
+}
+
+// CanonicalCUDA returns the canonical spelling of an NVIDIA architecture:
+// "sm_90", "sm_90a" or "sm_100f". It is the strict form accepted in
+// manifests: "sm90", "9.0" and "compute_90" are rejected with the spelling
+// to write instead.
 func CanonicalCUDA(s string) (string, error) {
 	t := strings.TrimSpace(s)
-	if !cudaRe.MatchString(t) {
-		return "", fmt.Errorf("unknown NVIDIA GPU architecture %q (want sm_XX such as sm_80 or sm_90a)", s)
+	if m := cudaStrict.FindStringSubmatch(t); m != nil {
+		in, ok := byArch["sm_"+m[1]]
+		if ok && (m[2] == "" || slices.Contains(in.Variants, m[2])) {
+			return t, nil
+		}
+		if ok {
+			return "", fmt.Errorf("%w %q: %s has no %q variant (%s)", ErrUnknownArch, s, in.Arch, m[2], variantHint(in))
+		}
 	}
-	return t, nil
+	// A lenient spelling of a known arch gets an exact correction.
+	if archs, _, err := parseCUDAToken(t); err == nil && len(archs) == 1 {
+		return "", fmt.Errorf("%w %q: write %q in a manifest", ErrUnknownArch, s, archs[0])
+	}
+	return "", fmt.Errorf("%w %q: %s", ErrUnknownArch, s, suggestCUDA(t))
+}
+
+func variantHint(in Info) string {
+	if len(in.Variants) == 0 {
+		return "it has none"
+	}
+	var v []string
+	for _, x := range in.Variants {
+		v = append(v, in.Arch+x)
+	}
+	return "it has " + strings.Join(v, ", ")
+}
+
+func suggestROCm(s string) string {
+	if in, ok := byName(ROCm, s); ok {
+		return fmt.Sprintf("%s is %s", s, in.Arch)
+	}
+	var cands []string
+	for _, in := range Known(ROCm) {
+		cands = append(cands, in.Arch)
+	}
+	base, _, _ := strings.Cut(strings.ToLower(s), ":")
+	if c := textdist.Closest(base, cands); c != "" {
+		return fmt.Sprintf("did you mean %q?", c)
+	}
+	return "want a target ID such as gfx90a, gfx942 or gfx942:sramecc+:xnack-"
+}
+
+func suggestCUDA(s string) string {
+	if in, ok := byName(CUDA, s); ok {
+		return fmt.Sprintf("%s is %s", s, in.Arch)
+	}
+	var cands []string
+	for _, in := range Known(CUDA) {
+		cands = append(cands, in.Arch)
+	}
+	if c := textdist.Closest(strings.ToLower(s), cands); c != "" {
+		return fmt.Sprintf("did you mean %q?", c)
+	}
+	return "want sm_XX such as sm_80, sm_90 or sm_90a"
+}
+
+// byName finds a processor by marketing name ("MI300X", "RX 7900 XTX"),
+// ignoring case, spaces and the vendor's product-line prefix.
+func byName(b Backend, s string) (Info, bool) {
+	key := squash(s)
+	if key == "" {
+		return Info{}, false
+	}
+	// Exact names first, so "MI300X" never lands on an early sample.
+	for _, suffix := range []bool{false, true} {
+		for _, in := range Known(b) {
+			for _, n := range in.Names {
+				full := squash(n)
+				if full == key || suffix && len(key) >= 4 && strings.HasSuffix(full, key) {
+					return in, true
+				}
+			}
+		}
+	}
+	return Info{}, false
+}
+
+func squash(s string) string {
+	s = strings.ToLower(s)
+	s = strings.Map(func(r rune) rune {
+		if r == ' ' || r == '-' || r == '_' {
+			return -1
+		}
+		return r
+	}, s)
+	for _, p := range []string{"instinct", "radeon", "geforce", "tesla"} {
+		s = strings.TrimPrefix(s, p)
+	}
+	return s
 }

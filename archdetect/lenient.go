@@ -1,0 +1,127 @@
+package archdetect
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+)
+
+// The lenient parsers read the values other tools put in the environment
+// (PYTORCH_ROCM_ARCH, CMAKE_HIP_ARCHITECTURES, TORCH_CUDA_ARCH_LIST,
+// CUDAARCHS) and hipgen's own flags. They accept every spelling those tools
+// accept and return canonical names plus notes about what was dropped
+// (+PTX, -virtual), so nothing is lost silently.
+
+// Native is returned by ParseList for CMake's "native" value: the user asks
+// for detection, which Resolve then runs.
+const Native = "native"
+
+// ParseList splits a list separated by ';', ',' or white space and returns
+// the canonical, sorted, deduplicated architectures and notes. A list that
+// names no architecture is an error: an empty setting is never accepted.
+func ParseList(b Backend, value string) (archs, notes []string, err error) {
+	toks := strings.FieldsFunc(value, func(r rune) bool {
+		return r == ';' || r == ',' || r == ' ' || r == '\t' || r == '\n'
+	})
+	if len(toks) == 0 {
+		return nil, nil, fmt.Errorf("%w: the list %q names no architecture", ErrUnknownArch, value)
+	}
+	for _, t := range toks {
+		if strings.EqualFold(t, Native) {
+			if len(toks) > 1 {
+				return nil, nil, fmt.Errorf("%w: %q cannot be combined with other architectures", ErrUnknownArch, t)
+			}
+			return []string{Native}, nil, nil
+		}
+		var a, n []string
+		if b == ROCm {
+			var c string
+			c, err = parseROCmToken(t)
+			a = []string{c}
+		} else {
+			a, n, err = parseCUDAToken(t)
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		archs = append(archs, a...)
+		notes = append(notes, n...)
+	}
+	return SortArchs(archs), notes, nil
+}
+
+// SortArchs sorts and deduplicates in plain byte order, the order the
+// generated CMake (list(SORT)), Python (sorted()) and Starlark code use
+// too, so every build system prints the same list.
+func SortArchs(archs []string) []string {
+	out := slices.Clone(archs)
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+func parseROCmToken(t string) (string, error) {
+	s := strings.ToLower(t)
+	// Offload bundles and rocminfo spell targets as full triples.
+	s = strings.TrimPrefix(s, "amdgcn-amd-amdhsa--")
+	s = strings.TrimPrefix(s, "amdgcn-amd-amdhsa-")
+	return CanonicalROCm(s)
+}
+
+var (
+	cudaNumRe = regexp.MustCompile(`^(?:sm_?|compute_?)?([0-9]+)([af]?)$`)
+	cudaDotRe = regexp.MustCompile(`^([0-9]+)\.([0-9])([af]?)$`)
+)
+
+// torchNames are the names TORCH_CUDA_ARCH_LIST accepts (from
+// torch.utils.cpp_extension), limited to sm_60 and newer; Blackwell is
+// hipgen's own addition with the data-centre and desktop parts.
+var torchNames = map[string][]string{
+	"pascal":    {"sm_60", "sm_61"},
+	"volta":     {"sm_70"},
+	"turing":    {"sm_75"},
+	"ampere":    {"sm_80", "sm_86"},
+	"ada":       {"sm_89"},
+	"hopper":    {"sm_90"},
+	"blackwell": {"sm_100", "sm_120"},
+}
+
+// parseCUDAToken reads one CUDA spelling: sm_90, sm_90a, sm90, 90, 90a,
+// 9.0, 9.0a, compute_90, 8.6+PTX, 90-real, 90-virtual, Ampere.
+func parseCUDAToken(t string) (archs, notes []string, err error) {
+	s := strings.ToLower(strings.TrimSpace(t))
+	if strings.HasSuffix(s, "+ptx") {
+		s = strings.TrimSuffix(s, "+ptx")
+		notes = append(notes, fmt.Sprintf("%s: +PTX dropped; hipgen builds device code (SASS) for each listed arch", t))
+	}
+	switch {
+	case strings.HasSuffix(s, "-real"):
+		s = strings.TrimSuffix(s, "-real")
+	case strings.HasSuffix(s, "-virtual"):
+		s = strings.TrimSuffix(s, "-virtual")
+		notes = append(notes, fmt.Sprintf("%s: PTX-only request read as the real arch", t))
+	}
+	if s == "all" || s == "all-major" {
+		return nil, nil, fmt.Errorf("%w %q: list the architectures explicitly (e.g. 80;90)", ErrUnknownArch, t)
+	}
+	if names, ok := torchNames[s]; ok {
+		return names, notes, nil
+	}
+	var num, variant string
+	if m := cudaDotRe.FindStringSubmatch(s); m != nil {
+		num, variant = m[1]+m[2], m[3]
+	} else if m := cudaNumRe.FindStringSubmatch(s); m != nil {
+		num, variant = m[1], m[2]
+	} else {
+		return nil, nil, fmt.Errorf("%w %q: %s", ErrUnknownArch, t, suggestCUDA(t))
+	}
+	arch := "sm_" + num + variant
+	in, ok := byArch["sm_"+num]
+	if !ok {
+		return nil, nil, fmt.Errorf("%w %q: %s", ErrUnknownArch, t, suggestCUDA("sm_"+num))
+	}
+	if variant != "" && !slices.Contains(in.Variants, variant) {
+		return nil, nil, fmt.Errorf("%w %q: %s has no %q variant (%s)", ErrUnknownArch, t, in.Arch, variant, variantHint(in))
+	}
+	return []string{arch}, notes, nil
+}
