@@ -1,8 +1,202 @@
 package main
 
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/hipgen/hipgen/builder"
+	"github.com/hipgen/hipgen/manifest"
+)
+
 var initCommand = &command{
 	name:    "init",
 	summary: "write a starter hipgen.jsonnet from the CUDA files found",
-	usage:   "init",
-	flags:   notImplemented("init"),
+	usage:   "init [--force] [--name NAME]",
+	long: `
+Scans the project for .cu and .cuh files and writes a starter hipgen.jsonnet:
+one library target with every .cu file that has no main(), and one binary
+(or test, when its path mentions "test") per .cu file that has a main(),
+each depending on the library. Directories holding headers become include
+directories. The manifest is validated before it is written; an existing
+hipgen.jsonnet is left alone unless --force is given.
+`,
+	flags: func(fs *flag.FlagSet) func(e *env, args []string) int {
+		force := fs.Bool("force", false, "replace an existing hipgen.jsonnet")
+		name := fs.String("name", "", "project `name` (default: the directory's name)")
+		return func(e *env, args []string) int {
+			if len(args) != 0 {
+				return e.errorf(exitUsage, "init: takes no arguments")
+			}
+			return runInit(e, *force, *name)
+		}
+	},
+}
+
+var mainRe = regexp.MustCompile(`(?m)^\s*(int|auto)\s+main\s*\(`)
+
+// skipDirs are never scanned: VCS data, build outputs, hipgen's own trees.
+var skipDirs = map[string]bool{
+	".git": true, ".hg": true, ".svn": true, "build": true, "node_modules": true,
+	"hip": true, "cmake-build-debug": true, "cmake-build-release": true, "__pycache__": true,
+}
+
+func runInit(e *env, force bool, name string) int {
+	target := filepath.Join(e.Dir, manifest.FileName)
+	if _, err := os.Stat(target); err == nil && !force {
+		return e.errorf(exitUsage, "init: %s already exists; use --force to replace it", manifest.FileName)
+	}
+	var cus, cuhs []string
+	err := filepath.WalkDir(e.Dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(e.Dir, p)
+		rel = filepath.ToSlash(rel)
+		if d.IsDir() {
+			if rel != "." && (skipDirs[d.Name()] || strings.HasPrefix(d.Name(), ".")) {
+				return filepath.SkipDir
+			}
+			if _, err := os.Stat(filepath.Join(p, "CMakeCache.txt")); err == nil {
+				return filepath.SkipDir // a CMake build directory
+			}
+			return nil
+		}
+		switch path.Ext(rel) {
+		case ".cu":
+			cus = append(cus, rel)
+		case ".cuh":
+			cuhs = append(cuhs, rel)
+		}
+		return nil
+	})
+	if err != nil {
+		return e.errorf(exitUsage, "init: %v", err)
+	}
+	if len(cus) == 0 {
+		return e.errorf(exitUsage, "init: no .cu files found under %s", e.Dir)
+	}
+	if name == "" {
+		name = sanitizeName(filepath.Base(e.Dir))
+	}
+	var lib, mains []string
+	for _, f := range cus {
+		data, err := os.ReadFile(filepath.Join(e.Dir, filepath.FromSlash(f)))
+		if err != nil {
+			return e.errorf(exitUsage, "init: %v", err)
+		}
+		if mainRe.Match(data) {
+			mains = append(mains, f)
+		} else {
+			lib = append(lib, f)
+		}
+	}
+	src := starterManifest(name, lib, cuhs, mains)
+	if _, err := manifest.LoadSource(e.Dir, manifest.FileName, src); err != nil {
+		return e.errorf(exitUsage, "init: the starter manifest does not validate, nothing written:\n%v", err)
+	}
+	if _, err := builder.WriteGenerated(e.Dir, manifest.FileName, src, builder.WriteOptions{AllowOverwriteForeign: true}); err != nil {
+		return e.errorf(exitUsage, "init: %v", err)
+	}
+	fmt.Fprintf(e.Stdout, "wrote %s: %d library sources, %d headers, %d programs\n", manifest.FileName, len(lib), len(cuhs), len(mains))
+	return exitOK
+}
+
+func sanitizeName(s string) string {
+	var b strings.Builder
+	for i, r := range s {
+		ok := r == '_' || r == '-' || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z') || (i > 0 && r >= '0' && r <= '9')
+		if ok {
+			b.WriteRune(r)
+		} else {
+			b.WriteByte('_')
+		}
+	}
+	if b.Len() == 0 {
+		return "project"
+	}
+	return b.String()
+}
+
+func starterManifest(name string, lib, hdrs, mains []string) []byte {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "// hipgen manifest, written by 'hipgen init'. Edit freely: see the README's\n// manifest reference. 'hipgen manifest' prints what this evaluates to.\n{\n")
+	fmt.Fprintf(&b, "  name: %s,\n", quote(name))
+	fmt.Fprintf(&b, "  // Used when no architecture is set (flags, environment) or detected.\n")
+	fmt.Fprintf(&b, "  cuda: { archs: ['sm_80', 'sm_90'] },\n")
+	fmt.Fprintf(&b, "  rocm: { archs: ['gfx90a', 'gfx942'] },\n")
+	fmt.Fprintf(&b, "  translate: { out: 'hip' },\n")
+	fmt.Fprintf(&b, "  targets: [\n")
+	var incs []string
+	for _, h := range hdrs {
+		incs = append(incs, path.Dir(h))
+	}
+	slices.Sort(incs)
+	incs = slices.Compact(incs)
+	libName := sanitizeTarget(name)
+	taken := map[string]bool{}
+	if len(lib) > 0 || len(hdrs) > 0 {
+		taken[libName] = true
+		fmt.Fprintf(&b, "    {\n      name: %s,\n      kind: 'library',\n", quote(libName))
+		writeList(&b, "srcs", lib)
+		writeList(&b, "hdrs", hdrs)
+		writeList(&b, "includes", incs)
+		fmt.Fprintf(&b, "    },\n")
+	}
+	for _, m := range mains {
+		base := sanitizeTarget(strings.TrimSuffix(path.Base(m), ".cu"))
+		tn := base
+		for i := 2; taken[tn]; i++ {
+			tn = fmt.Sprintf("%s_%d", base, i)
+		}
+		taken[tn] = true
+		kind := "binary"
+		if strings.Contains(strings.ToLower(m), "test") {
+			kind = "test"
+		}
+		fmt.Fprintf(&b, "    {\n      name: %s,\n      kind: '%s',\n", quote(tn), kind)
+		writeList(&b, "srcs", []string{m})
+		if len(lib) > 0 || len(hdrs) > 0 {
+			writeList(&b, "deps", []string{libName})
+		} else if len(incs) > 0 {
+			writeList(&b, "includes", incs)
+		}
+		fmt.Fprintf(&b, "    },\n")
+	}
+	fmt.Fprintf(&b, "  ],\n}\n")
+	return b.Bytes()
+}
+
+func sanitizeTarget(s string) string {
+	s = sanitizeName(s)
+	return strings.ReplaceAll(s, ".", "_")
+}
+
+func writeList(b *bytes.Buffer, field string, items []string) {
+	if len(items) == 0 {
+		return
+	}
+	if len(items) == 1 {
+		fmt.Fprintf(b, "      %s: [%s],\n", field, quote(items[0]))
+		return
+	}
+	fmt.Fprintf(b, "      %s: [\n", field)
+	for _, it := range items {
+		fmt.Fprintf(b, "        %s,\n", quote(it))
+	}
+	fmt.Fprintf(b, "      ],\n")
+}
+
+// quote writes a Jsonnet single-quoted string.
+func quote(s string) string {
+	s = strings.ReplaceAll(s, `\`, `\\`)
+	s = strings.ReplaceAll(s, `'`, `\'`)
+	return "'" + s + "'"
 }

@@ -1,0 +1,73 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// TestMain registers hipgen as a command inside testscripts, so the
+// scripts run the real CLI in a subprocess of the test binary.
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"hipgen": func() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
+	})
+}
+
+// TestScripts runs every testscripts/*.txtar end to end.
+//
+// Conditions beyond testscript's built-ins:
+//
+//	[have:TOOL]  TOOL is on PATH. Under CI=true a missing tool is a test
+//	             failure, not a skip: CI installs every tool the suite uses.
+//	[ci]         running under CI=true.
+func TestScripts(t *testing.T) {
+	dir := filepath.Join("..", "..", "testscripts")
+	files, _ := filepath.Glob(filepath.Join(dir, "*.txtar"))
+	if len(files) == 0 {
+		t.Fatalf("no testscripts found in %s", dir)
+	}
+	ci := os.Getenv("CI") == "true"
+	repoRoot, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	testscript.Run(t, testscript.Params{
+		Dir:                 dir,
+		RequireExplicitExec: true,
+		RequireUniqueNames:  true,
+		Setup: func(e *testscript.Env) error {
+			for _, k := range []string{"CI", "HIP_CPU_ROOT", "HOME_CACHE"} {
+				if v := os.Getenv(k); v != "" {
+					e.Setenv(k, v)
+				}
+			}
+			// Debian's hipcc picks the NVIDIA platform when nvcc is on PATH.
+			e.Setenv("HIP_PLATFORM", "amd")
+			e.Setenv("REPO", repoRoot)
+			e.Setenv("HIPGEN_CACHE_DIR", filepath.Join(e.WorkDir, ".hipgen-cache"))
+			return nil
+		},
+		Condition: func(cond string) (bool, error) {
+			switch {
+			case cond == "ci":
+				return ci, nil
+			case strings.HasPrefix(cond, "have:"):
+				tool := strings.TrimPrefix(cond, "have:")
+				if _, err := exec.LookPath(tool); err != nil {
+					if ci {
+						return false, fmt.Errorf("%s is required under CI=true but is not on PATH (scripts/install-deps.sh installs it)", tool)
+					}
+					return false, nil
+				}
+				return true, nil
+			}
+			return false, fmt.Errorf("unknown condition %q", cond)
+		},
+	})
+}
