@@ -243,8 +243,14 @@ func oneLine(err error) string {
 	var ee *ExitError
 	if errors.As(err, &ee) {
 		s := fmt.Sprintf("exit status %d", ee.Code)
+		if strings.Contains(ee.Stderr, "Traceback (most recent call last)") {
+			s += ", Python traceback"
+		}
 		if l := lastLine(ee.Stderr); l != "" {
 			s += ": " + truncate(l, 160)
+		}
+		if l := lastLine(ee.Stdout); l != "" {
+			s += " / " + truncate(l, 160)
 		}
 		return s
 	}

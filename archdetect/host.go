@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"time"
@@ -37,6 +38,9 @@ type ExitError struct {
 	Command string
 	Code    int
 	Stderr  string
+	// Stdout is kept because some tools (rocminfo) explain their
+	// failure there.
+	Stdout string
 }
 
 func (e *ExitError) Error() string {
@@ -59,10 +63,13 @@ func stderrOf(err error) string {
 	return err.Error()
 }
 
-// lastLine is the last non-empty line, which for a Python traceback or a
-// compiler failure is the one that says what went wrong.
+var ansiRe = regexp.MustCompile(`\x1b\[[0-9;]*m`)
+
+// lastLine is the last non-empty line without terminal colours, which for
+// a Python traceback or a compiler failure is the one that says what went
+// wrong.
 func lastLine(s string) string {
-	lines := strings.Split(strings.TrimSpace(s), "\n")
+	lines := strings.Split(strings.TrimSpace(ansiRe.ReplaceAllString(s, "")), "\n")
 	for i := len(lines) - 1; i >= 0; i-- {
 		if l := strings.TrimSpace(lines[i]); l != "" {
 			return l
@@ -115,7 +122,7 @@ func runReal(name string, args ...string) ([]byte, error) {
 	if err != nil {
 		var xe *exec.ExitError
 		if errors.As(err, &xe) {
-			return stdout.Bytes(), &ExitError{Command: filepath.Base(name), Code: xe.ExitCode(), Stderr: stderr.String()}
+			return stdout.Bytes(), &ExitError{Command: filepath.Base(name), Code: xe.ExitCode(), Stderr: stderr.String(), Stdout: stdout.String()}
 		}
 		return stdout.Bytes(), err
 	}

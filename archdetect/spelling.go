@@ -107,7 +107,10 @@ func suggestROCm(s string) string {
 		cands = append(cands, in.Arch)
 	}
 	base, _, _ := strings.Cut(strings.ToLower(s), ":")
-	if c := textdist.Closest(base, cands); c != "" {
+	if oldAMDRe.MatchString(base) {
+		return "targets older than gfx900 (GCN5) are not supported"
+	}
+	if c := closestArch(base, cands); c != "" {
 		return fmt.Sprintf("did you mean %q?", c)
 	}
 	return "want a target ID such as gfx90a, gfx942 or gfx942:sramecc+:xnack-"
@@ -121,7 +124,10 @@ func suggestCUDA(s string) string {
 	for _, in := range Known(CUDA) {
 		cands = append(cands, in.Arch)
 	}
-	if c := textdist.Closest(strings.ToLower(s), cands); c != "" {
+	if m := oldCUDARe.FindStringSubmatch(strings.ToLower(s)); m != nil {
+		return fmt.Sprintf("sm_%s is older than sm_60 (Pascal), the oldest architecture supported", m[1])
+	}
+	if c := closestArch(strings.ToLower(s), cands); c != "" {
 		return fmt.Sprintf("did you mean %q?", c)
 	}
 	return "want sm_XX such as sm_80, sm_90 or sm_90a"
@@ -160,4 +166,68 @@ func squash(s string) string {
 		s = strings.TrimPrefix(s, p)
 	}
 	return s
+}
+
+var (
+	oldAMDRe  = regexp.MustCompile(`^gfx[678][0-9a-f]{2}$`)
+	oldCUDARe = regexp.MustCompile(`^(?:sm_?|compute_?)?([1-5][0-9])$`)
+)
+
+// closestArch is textdist.Closest with a tie-break that suits numbered
+// targets: among equally distant candidates prefer the longest common
+// prefix, then the nearest digit where they differ, so "gfx943" suggests
+// gfx942 and "sm_95" suggests sm_90.
+func closestArch(name string, cands []string) string {
+	best := ""
+	bestKey := [3]int{}
+	for _, c := range cands {
+		d := textdist.Levenshtein(name, c)
+		if d > max(len(name), len(c))/3+1 {
+			continue
+		}
+		p := commonPrefix(name, c)
+		diff := 99
+		if p < len(name) && p < len(c) {
+			diff = abs(hexVal(name[p]) - hexVal(c[p]))
+		}
+		key := [3]int{d, -p, diff}
+		if best == "" || less(key, bestKey) {
+			best, bestKey = c, key
+		}
+	}
+	return best
+}
+
+func commonPrefix(a, b string) int {
+	i := 0
+	for i < len(a) && i < len(b) && a[i] == b[i] {
+		i++
+	}
+	return i
+}
+
+func hexVal(c byte) int {
+	switch {
+	case c >= '0' && c <= '9':
+		return int(c - '0')
+	case c >= 'a' && c <= 'f':
+		return int(c-'a') + 10
+	}
+	return 50
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+func less(a, b [3]int) bool {
+	for i := range a {
+		if a[i] != b[i] {
+			return a[i] < b[i]
+		}
+	}
+	return false
 }
