@@ -1,0 +1,201 @@
+package sources
+
+import (
+	"bytes"
+	"strings"
+
+	"github.com/hipgen/hipgen/diag"
+	"github.com/hipgen/hipgen/sources/lex"
+)
+
+// deviceWords make a file need hip_runtime.h even when no table entry
+// does: CUDA's built-in keywords and variables.
+var deviceWords = map[string]bool{
+	"__global__": true, "__device__": true, "__shared__": true, "__constant__": true, "__host__": true,
+	"__managed__": true, "threadIdx": true, "blockIdx": true, "blockDim": true, "gridDim": true,
+	"__syncthreads": true, "__launch_bounds__": true, "dim3": true,
+}
+
+// hopperWords are identifiers of Hopper and Blackwell features AMD GPUs lack.
+var hopperWords = map[string]string{
+	"CUtensorMap":             "tensor memory accelerator (TMA) descriptors",
+	"cuTensorMapEncodeTiled":  "tensor memory accelerator (TMA) descriptors",
+	"cuTensorMapEncodeIm2col": "tensor memory accelerator (TMA) descriptors",
+	"__pipeline_memcpy_async": "cp.async pipelines",
+	"memcpy_async":            "cp.async pipelines",
+	"__cluster_dims__":        "thread block clusters",
+	"cluster_group":           "thread block clusters",
+}
+
+// special handles identifiers with rules beyond the table. handled is
+// false when the table should still be consulted.
+func (t *translator) special(k int, b []byte) (next int, handled bool) {
+	if len(b) < 3 {
+		return 0, false
+	}
+	s := string(b)
+	if r, ok := warpIntrinsics[s]; ok && r != "" && t.is(k+1, "(") && !t.is(k-1, ".") && !t.is(k-1, "->") && !t.is(k-1, "::") {
+		return t.warpCall(k, s), true
+	}
+	switch s {
+	case "__popc", "__ffs", "__clz":
+		return t.bitCall(k, s), true
+	case "warpSize":
+		return t.warpSizeIdent(k), true
+	case "asm", "__asm__", "__asm":
+		return t.inlineAsm(k), true
+	case "texture":
+		if t.is(k+1, "<") && !t.is(k-1, "::") {
+			t.needRuntime = true
+			t.report(k, diag.Warning, "texture-reference", "texture references are deprecated in HIP and removed in CUDA 12; use texture objects (hipTextureObject_t)")
+		}
+	case "__shared__":
+		t.needRuntime = true
+		if t.wave.warpCode {
+			t.sharedArray(k)
+		}
+		return k + 1, true
+	case "cutlass", "cute":
+		if t.is(k+1, "::") && !t.is(k-1, "::") {
+			t.report(k, diag.Error, "cutlass", s+":: CUTLASS and CuTe have no HIP port; port the kernel by hand or use a ROCm library (composable_kernel, rocWMMA, hipBLASLt)")
+			return k + 1, true
+		}
+	case "constexpr":
+		// constexpr int kWarpSize = 32;
+		for j := k + 1; j < k+6 && j < len(t.sig); j++ {
+			if t.is(j, "=") && t.tok(j-1).Kind == lex.Ident && t.tok(j+1).Kind == lex.Number && t.is(j+2, ";") {
+				t.warpSizeConstant(j-1, j+1)
+				break
+			}
+		}
+		return k + 1, true
+	}
+	if deviceWords[s] {
+		t.needRuntime = true
+	}
+	if what, ok := hopperWords[s]; ok {
+		t.report(k, diag.Error, "hopper-feature", s+": "+what+" are NVIDIA Hopper/Blackwell features with no AMD equivalent; rewrite this part for ROCm")
+		return k + 1, true
+	}
+	if strings.Contains(s, "wgmma") {
+		t.report(k, diag.Error, "hopper-feature", s+": wgmma (warpgroup matrix multiply) is Hopper-only; AMD uses MFMA/WMMA instructions (rocWMMA, composable_kernel)")
+		return k + 1, true
+	}
+	return 0, false
+}
+
+// ptxHopper maps PTX instruction prefixes found in asm strings to what
+// they are.
+var ptxHopper = []struct{ prefix, what string }{
+	{"wgmma.", "wgmma (warpgroup matrix multiply, Hopper)"},
+	{"cp.async.bulk", "cp.async.bulk (tensor memory accelerator, Hopper)"},
+	{"cp.reduce.async.bulk", "cp.reduce.async.bulk (tensor memory accelerator, Hopper)"},
+	{"tcgen05.", "tcgen05 (Blackwell tensor cores)"},
+	{"setmaxnreg", "setmaxnreg (Hopper register reconfiguration)"},
+	{"mbarrier.", "mbarrier (Hopper asynchronous barriers)"},
+	{"cp.async", "cp.async (Ampere asynchronous copies)"},
+	{"ldmatrix", "ldmatrix (NVIDIA tensor core fragments)"},
+	{"mma.sync", "mma.sync (NVIDIA tensor cores)"},
+}
+
+// inlineAsm reports asm statements: PTX cannot run on AMD GPUs.
+func (t *translator) inlineAsm(k int) int {
+	j := k + 1
+	for t.is(j, "volatile") || t.is(j, "__volatile__") || t.is(j, "goto") || t.is(j, "inline") {
+		j++
+	}
+	if !t.is(j, "(") {
+		return k + 1
+	}
+	close := t.matching(j)
+	if close < 0 {
+		close = j
+	}
+	what := ""
+	for i := j + 1; i < close; i++ {
+		if t.tok(i).Kind != lex.String {
+			continue
+		}
+		body := t.text(i)
+		for _, h := range ptxHopper {
+			if bytes.Contains(body, []byte(h.prefix)) {
+				what = h.what
+				break
+			}
+		}
+		if what != "" {
+			break
+		}
+	}
+	msg := "inline PTX assembly cannot run on AMD GPUs; replace it with HIP intrinsics or guard it with #if !defined(__HIP_PLATFORM_AMD__)"
+	if what != "" {
+		t.report(k, diag.Error, "hopper-feature", "inline PTX uses "+what+", which has no AMD equivalent")
+	}
+	t.report(k, diag.Error, "inline-asm", msg)
+	return close + 1
+}
+
+// stringLiteral never rewrites a string, but PTX in a string (for example
+// a macro body later pasted into asm) is still worth a warning.
+func (t *translator) stringLiteral(k int) {
+	body := t.text(k)
+	if !bytes.Contains(body, []byte("wgmma.")) && !bytes.Contains(body, []byte("cp.async.bulk")) {
+		return
+	}
+	if t.tok(k).Directive || t.isAsmArgument(k) {
+		t.report(k, diag.Error, "hopper-feature", "PTX for Hopper (wgmma or cp.async.bulk) has no AMD equivalent")
+	}
+}
+
+func (t *translator) isAsmArgument(k int) bool {
+	for j := k - 1; j >= 0 && j > k-4; j-- {
+		if t.is(j, "asm") || t.is(j, "__asm__") {
+			return true
+		}
+	}
+	return false
+}
+
+// filterSuppressed drops diagnostics silenced by "// hipgen:ignore name"
+// on their line or the line above ("all" or no name silences every check).
+func (t *translator) filterSuppressed() []diag.Diagnostic {
+	if len(t.diags) == 0 {
+		return nil
+	}
+	ignores := map[int][]string{}
+	for _, tk := range t.toks {
+		if tk.Kind != lex.Comment {
+			continue
+		}
+		text := string(t.src[tk.Start:tk.End])
+		i := strings.Index(text, "hipgen:ignore")
+		if i < 0 {
+			continue
+		}
+		rest := strings.TrimSuffix(strings.TrimSpace(text[i+len("hipgen:ignore"):]), "*/")
+		names := strings.FieldsFunc(rest, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' })
+		if len(names) == 0 {
+			names = []string{"all"}
+		}
+		line, _ := t.position(int(tk.Start))
+		line += strings.Count(text, "\n")
+		ignores[line] = append(ignores[line], names...)
+	}
+	out := t.diags[:0]
+	for _, d := range t.diags {
+		if suppressed(ignores[d.Line], d.Check) || suppressed(ignores[d.Line-1], d.Check) {
+			continue
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
+func suppressed(names []string, check string) bool {
+	for _, n := range names {
+		if n == check || n == "all" {
+			return true
+		}
+	}
+	return false
+}

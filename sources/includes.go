@@ -1,0 +1,303 @@
+package sources
+
+import (
+	"errors"
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/hipgen/hipgen/diag"
+	"github.com/hipgen/hipgen/sources/lex"
+)
+
+// RuntimeHeader is the one HIP header every translated source needs.
+const RuntimeHeader = "hip/hip_runtime.h"
+
+// Include is one #include line.
+type Include struct {
+	Path   string
+	Quoted bool // "path" rather than <path>
+	Line   int  // 1-based
+}
+
+// Includes lists the #include lines of src in order. Includes inside
+// comments and string literals are not seen; conditional ones are (the
+// preprocessor is not evaluated).
+func Includes(src []byte) []Include {
+	toks := lex.Tokenize(src, nil)
+	var out []Include
+	line := 1
+	for i := 0; i < len(toks); i++ {
+		tk := toks[i]
+		if tk.Kind == lex.Newline {
+			line++
+			continue
+		}
+		if tk.Kind == lex.Space || tk.Kind == lex.Comment {
+			line += countNewlines(src[tk.Start:tk.End])
+			continue
+		}
+		if !tk.Directive || tk.Kind != lex.Punct || src[tk.Start] != '#' {
+			continue
+		}
+		j := nextSignificant(toks, i+1)
+		if j < 0 || !toks[j].Directive || toks[j].Kind != lex.Ident {
+			continue
+		}
+		w := string(src[toks[j].Start:toks[j].End])
+		if w != "include" && w != "include_next" && w != "import" {
+			continue
+		}
+		j2 := nextSignificant(toks, j+1)
+		if j2 < 0 || !toks[j2].Directive {
+			continue
+		}
+		if p, quoted, ok := includePath(src, toks[j2]); ok {
+			out = append(out, Include{Path: p, Quoted: quoted, Line: line})
+		}
+	}
+	return out
+}
+
+func countNewlines(b []byte) int {
+	n := 0
+	for _, c := range b {
+		if c == '\n' {
+			n++
+		}
+	}
+	return n
+}
+
+func nextSignificant(toks []lex.Token, i int) int {
+	for ; i < len(toks); i++ {
+		switch toks[i].Kind {
+		case lex.Space, lex.Comment:
+			continue
+		case lex.Newline:
+			return -1
+		}
+		return i
+	}
+	return -1
+}
+
+// includePath extracts the path of a header-name or string token.
+func includePath(src []byte, tk lex.Token) (p string, quoted, ok bool) {
+	b := src[tk.Start:tk.End]
+	switch {
+	case tk.Kind == lex.HeaderName && len(b) >= 2 && b[len(b)-1] == '>':
+		return string(b[1 : len(b)-1]), false, true
+	case tk.Kind == lex.String && len(b) >= 2 && b[0] == '"' && b[len(b)-1] == '"':
+		return string(b[1 : len(b)-1]), true, true
+	}
+	return "", false, false
+}
+
+// ErrNotFound is wrapped by IncludeClosure when the starting file cannot be read.
+var ErrNotFound = errors.New("file not found")
+
+// IncludeClosure returns the project-local headers that file reaches
+// through #include, directly or not: slash paths relative to the project
+// root, sorted, without file itself. read reads a root-relative slash path.
+// A quoted include is looked up next to the including file first, then in
+// includeDirs; an angled one only in includeDirs. Includes that resolve to
+// nothing in the project (system and CUDA headers) are ignored, as are
+// paths that would leave the root.
+func IncludeClosure(read func(path string) ([]byte, error), file string, includeDirs []string) ([]string, error) {
+	file = path.Clean(file)
+	src, err := read(file)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", file, err)
+	}
+	seen := map[string]bool{file: true}
+	queue := []string{file}
+	contents := map[string][]byte{file: src}
+	var out []string
+	for len(queue) > 0 {
+		cur := queue[0]
+		queue = queue[1:]
+		for _, inc := range Includes(contents[cur]) {
+			var cands []string
+			if inc.Quoted {
+				cands = append(cands, path.Join(path.Dir(cur), inc.Path))
+			}
+			for _, d := range includeDirs {
+				cands = append(cands, path.Join(d, inc.Path))
+			}
+			for _, c := range cands {
+				if c == ".." || strings.HasPrefix(c, "../") || path.IsAbs(c) {
+					continue
+				}
+				if seen[c] {
+					break
+				}
+				data, err := read(c)
+				if err != nil {
+					continue
+				}
+				seen[c] = true
+				contents[c] = data
+				out = append(out, c)
+				queue = append(queue, c)
+				break
+			}
+		}
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+// include rewrites the #include directive whose '#' is at k.
+func (t *translator) include(k int) {
+	pk := k + 2
+	tk := t.tok(pk)
+	if !tk.Directive {
+		return
+	}
+	p, quoted, ok := includePath(t.src, tk)
+	if !ok {
+		return
+	}
+	if p == RuntimeHeader {
+		t.runtimeInclude(k)
+		return
+	}
+	if isCUTLASS(p) {
+		t.report(pk, diag.Error, "cutlass", "#include <"+p+">: CUTLASS and CuTe have no HIP port; port the kernel by hand or use a ROCm library (composable_kernel, rocWMMA, hipBLASLt)")
+		return
+	}
+	if e, ok := t.tbl.Header(p, t.ver); ok {
+		if !e.Available(t.ver) {
+			t.unavailableHeader(k, pk, p, e.Note, e.MinROCm)
+			return
+		}
+		if e.HIP == RuntimeHeader {
+			t.count(e)
+			if len(t.runtimeIncludes) > 0 {
+				t.dropDirective(k)
+				return
+			}
+			t.runtimeIncludes = append(t.runtimeIncludes, k)
+		}
+		if e.Renames() {
+			t.replace(pk, delimit(e.HIP, quoted))
+			if e.HIP != RuntimeHeader {
+				t.count(e)
+			}
+		}
+		t.noteDeprecated(pk, e)
+		return
+	}
+	if quoted && path.Ext(p) == ".cu" {
+		t.replace(pk, delimit(OutputPath(p), true))
+		return
+	}
+	if isCUDAHeader(p) {
+		t.unavailableHeader(k, pk, p, "", Version{})
+	}
+}
+
+func (t *translator) runtimeInclude(k int) {
+	if len(t.runtimeIncludes) > 0 {
+		t.dropDirective(k)
+		return
+	}
+	t.runtimeIncludes = append(t.runtimeIncludes, k)
+}
+
+// dropDirective removes a duplicate include but keeps its newline, so line
+// numbers stay those of the CUDA source.
+func (t *translator) dropDirective(k int) {
+	end := t.endOfDirective(k)
+	t.edits = append(t.edits, edit{int(t.tok(k).Start), int(t.tok(end - 1).End), ""})
+}
+
+// unavailableHeader reports a CUDA header with no HIP equivalent and
+// replaces the include with #error: leaving it would let the HIP compiler
+// find NVIDIA's copy (Debian installs them in /usr/include) and compile
+// against the wrong headers by accident.
+func (t *translator) unavailableHeader(k, pk int, p, note string, minROCm Version) {
+	msg := "#include <" + p + ">: no HIP equivalent in ROCm " + t.ver.String()
+	if !minROCm.IsZero() && t.ver.Less(minROCm) {
+		msg = "#include <" + p + ">: needs ROCm " + minROCm.String() + " or later; translating for ROCm " + t.ver.String()
+	}
+	if note != "" {
+		msg += " (" + note + ")"
+	}
+	t.report(pk, diag.Error, "unsupported-header", msg+"; the include became #error so no CUDA header can leak into the HIP build")
+	end := t.endOfDirective(k)
+	t.edits = append(t.edits, edit{int(t.tok(k).Start), int(t.tok(end - 1).End),
+		`#error "hipgen: ` + p + ` has no HIP equivalent in ROCm ` + t.ver.String() + `"`})
+}
+
+func delimit(p string, quoted bool) string {
+	if quoted {
+		return `"` + p + `"`
+	}
+	return "<" + p + ">"
+}
+
+func isCUTLASS(p string) bool {
+	return strings.HasPrefix(p, "cutlass/") || strings.HasPrefix(p, "cute/")
+}
+
+// cudaHeaderPrefixes name headers that only NVIDIA's toolkit provides.
+var cudaHeaderPrefixes = []string{
+	"cuda", "cublas", "curand", "cufft", "cusparse", "cusolver", "cudnn", "cutensor",
+	"nvrtc", "nvToolsExt", "nvtx3/", "nvml", "npp", "nvjpeg", "nvshmem", "cub/", "thrust/",
+	"cooperative_groups", "crt/", "sm_", "device_launch_parameters", "device_functions",
+	"vector_types", "vector_functions", "driver_types", "driver_functions", "host_defines",
+	"texture_fetch_functions", "surface_functions", "mma.h", "math_constants", "nv/",
+	"cuComplex", "library_types",
+}
+
+// isCUDAHeader reports whether p names a header from NVIDIA's toolkit.
+func isCUDAHeader(p string) bool {
+	for _, pre := range cudaHeaderPrefixes {
+		if strings.HasPrefix(p, pre) {
+			return true
+		}
+	}
+	return false
+}
+
+// findInsertPoint returns where #include <hip/hip_runtime.h> goes when the
+// file lacks it: after #pragma once or the include guard if the file opens
+// with one, else before the first line of code, after leading comments.
+func (t *translator) findInsertPoint() int {
+	if len(t.sig) == 0 {
+		return len(t.src)
+	}
+	if t.is(0, "#") && t.tok(1).Directive {
+		switch {
+		case t.is(1, "pragma") && t.is(2, "once"):
+			return t.lineEnd(int(t.tok(2).Start))
+		case t.is(1, "ifndef") && t.tok(2).Kind == lex.Ident && t.is(3, "#") && t.is(4, "define") && string(t.text(5)) == string(t.text(2)):
+			return t.lineEnd(int(t.tok(5).Start))
+		case t.is(1, "if") && t.is(2, "!") && t.is(3, "defined"):
+			// #if !defined(GUARD) / #define GUARD
+			j := 4
+			if t.is(j, "(") {
+				j++
+			}
+			g := j
+			for j < len(t.sig) && t.tok(j).Directive && !t.is(j, "#") {
+				j++
+			}
+			if t.is(j, "#") && t.is(j+1, "define") && string(t.text(j+2)) == string(t.text(g)) {
+				return t.lineEnd(int(t.tok(j + 2).Start))
+			}
+		}
+	}
+	off := int(t.tok(0).Start)
+	ls := off
+	for ls > 0 && (t.src[ls-1] == ' ' || t.src[ls-1] == '\t') {
+		ls--
+	}
+	if ls == 0 || t.src[ls-1] == '\n' {
+		return ls
+	}
+	return off
+}

@@ -1,0 +1,389 @@
+// Package lex splits C, C++ and CUDA source text into tokens for the
+// translator: comments, string, character and raw-string literals, numbers
+// with digit separators, identifiers, punctuators (including the <<< and >>>
+// launch brackets), line continuations and preprocessor lines. It keeps every
+// byte: concatenating the tokens gives back the input exactly, so the
+// translator can copy what it does not rewrite. It does no I/O and never
+// fails; malformed input (an unterminated comment or literal) ends the token
+// at the end of the line or file.
+package lex
+
+// Kind classifies a token.
+type Kind uint8
+
+// Token kinds.
+const (
+	Space      Kind = iota // blanks, tabs, form feeds and backslash-newline continuations
+	Newline                // a newline that ends a logical line
+	Comment                // // or /* */ comment
+	Ident                  // identifier or keyword
+	Number                 // preprocessing number, digit separators included
+	String                 // string literal, any prefix, raw strings included
+	Char                   // character literal
+	HeaderName             // <path> in an #include directive
+	Punct                  // punctuator
+	Other                  // any other byte
+)
+
+// Token is one lexeme: src[Start:End].
+type Token struct {
+	Start, End int32
+	Kind       Kind
+	// Directive is set on every token of a preprocessor line, from the '#'
+	// to the token before the ending newline.
+	Directive bool
+}
+
+// Tokenize splits src into tokens, appending to buf (which may be nil) to
+// save allocations across calls.
+func Tokenize(src []byte, buf []Token) []Token {
+	l := lexer{src: src, toks: buf[:0], lineStart: true}
+	l.run()
+	return l.toks
+}
+
+type lexer struct {
+	src  []byte
+	toks []Token
+	// lineStart is true until the first token of a logical line that is not
+	// space or comment: a '#' there starts a directive.
+	lineStart bool
+	inDir     bool
+	// wantHeader is true right after "#include" (or include_next, import).
+	wantHeader bool
+	dirWords   int // identifiers seen on this directive line
+}
+
+func (l *lexer) emit(k Kind, start, end int) {
+	l.toks = append(l.toks, Token{Start: int32(start), End: int32(end), Kind: k, Directive: l.inDir})
+}
+
+var identTab [256]bool
+var digitTab [256]bool
+
+func init() {
+	for c := 0; c < 256; c++ {
+		identTab[c] = c == '_' || c == '$' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80
+		digitTab[c] = c >= '0' && c <= '9'
+	}
+}
+
+func (l *lexer) run() {
+	src := l.src
+	n := len(src)
+	i := 0
+	for i < n {
+		c := src[i]
+		start := i
+		switch {
+		case c == '\n':
+			l.emit(Newline, i, i+1)
+			i++
+			l.inDir, l.lineStart, l.wantHeader, l.dirWords = false, true, false, 0
+			continue
+		case c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v':
+			i++
+			for i < n && (src[i] == ' ' || src[i] == '\t' || src[i] == '\r' || src[i] == '\f' || src[i] == '\v') {
+				i++
+			}
+			l.emit(Space, start, i)
+			continue
+		case c == '\\' && continuation(src, i) > 0:
+			i += continuation(src, i)
+			l.emit(Space, start, i)
+			continue
+		case c == '/' && i+1 < n && src[i+1] == '/':
+			i = lineCommentEnd(src, i+2)
+			l.emit(Comment, start, i)
+			continue
+		case c == '/' && i+1 < n && src[i+1] == '*':
+			i = blockCommentEnd(src, i+2)
+			l.emit(Comment, start, i)
+			continue
+		}
+		// A real token: decide directive state first.
+		if l.lineStart {
+			l.lineStart = false
+			if c == '#' {
+				l.inDir = true
+				l.emit(Punct, i, i+1)
+				i++
+				continue
+			}
+		}
+		switch {
+		case identTab[c] && !digitTab[c]:
+			i = l.identOrLiteral(i)
+		case digitTab[c] || c == '.' && i+1 < n && digitTab[src[i+1]]:
+			i = numberEnd(src, i)
+			l.emit(Number, start, i)
+		case c == '"':
+			i = quotedEnd(src, i+1, '"')
+			i = udSuffix(src, i)
+			l.emit(String, start, i)
+		case c == '\'':
+			i = quotedEnd(src, i+1, '\'')
+			i = udSuffix(src, i)
+			l.emit(Char, start, i)
+		case c == '<' && l.wantHeader:
+			i = headerEnd(src, i+1)
+			l.emit(HeaderName, start, i)
+			l.wantHeader = false
+		default:
+			i = punctEnd(src, i)
+			if i == start+1 && !isPunctByte(c) {
+				l.emit(Other, start, i)
+			} else {
+				l.emit(Punct, start, i)
+			}
+			l.wantHeader = false
+		}
+	}
+}
+
+// continuation returns the length of a backslash-newline at i (2 or 3 with
+// \r), or 0.
+func continuation(src []byte, i int) int {
+	if i+1 < len(src) && src[i+1] == '\n' {
+		return 2
+	}
+	if i+2 < len(src) && src[i+1] == '\r' && src[i+2] == '\n' {
+		return 3
+	}
+	return 0
+}
+
+func lineCommentEnd(src []byte, i int) int {
+	for i < len(src) {
+		switch src[i] {
+		case '\n':
+			return i
+		case '\\':
+			if k := continuation(src, i); k > 0 {
+				i += k
+				continue
+			}
+		}
+		i++
+	}
+	return i
+}
+
+func blockCommentEnd(src []byte, i int) int {
+	for i+1 < len(src) {
+		if src[i] == '*' && src[i+1] == '/' {
+			return i + 2
+		}
+		i++
+	}
+	return len(src)
+}
+
+// quotedEnd returns the end of a literal whose opening quote ended before
+// i. An unterminated literal ends before the newline.
+func quotedEnd(src []byte, i int, q byte) int {
+	for i < len(src) {
+		switch src[i] {
+		case q:
+			return i + 1
+		case '\n':
+			return i
+		case '\\':
+			if k := continuation(src, i); k > 0 {
+				i += k
+				continue
+			}
+			i += 2
+			if i > len(src) {
+				return len(src)
+			}
+			continue
+		}
+		i++
+	}
+	return i
+}
+
+// udSuffix extends a literal over a user-defined literal suffix ("abc"_s).
+func udSuffix(src []byte, i int) int {
+	if i < len(src) && (src[i] == '_' || src[i] >= 'a' && src[i] <= 'z' || src[i] >= 'A' && src[i] <= 'Z') {
+		for i < len(src) && identTab[src[i]] {
+			i++
+		}
+	}
+	return i
+}
+
+func headerEnd(src []byte, i int) int {
+	for i < len(src) {
+		switch src[i] {
+		case '>':
+			return i + 1
+		case '\n':
+			return i
+		}
+		i++
+	}
+	return i
+}
+
+// numberEnd scans a preprocessing number: digits, letters, dots, digit
+// separators and signed exponents.
+func numberEnd(src []byte, i int) int {
+	i++
+	for i < len(src) {
+		c := src[i]
+		switch {
+		case (c == '+' || c == '-') && (src[i-1] == 'e' || src[i-1] == 'E' || src[i-1] == 'p' || src[i-1] == 'P'):
+			i++
+		case c == '\'' && i+1 < len(src) && identTab[src[i+1]]:
+			i += 2
+		case identTab[c] || c == '.':
+			i++
+		default:
+			return i
+		}
+	}
+	return i
+}
+
+// identOrLiteral scans an identifier, or a literal with an encoding prefix
+// (u8"..", L'..', R"d(..)d").
+func (l *lexer) identOrLiteral(start int) int {
+	src := l.src
+	i := start + 1
+	for i < len(src) && identTab[src[i]] {
+		i++
+	}
+	if i < len(src) && (src[i] == '"' || src[i] == '\'') {
+		p := string(src[start:i])
+		switch p {
+		case "u8", "u", "U", "L":
+			if src[i] == '"' {
+				end := udSuffix(src, quotedEnd(src, i+1, '"'))
+				l.emit(String, start, end)
+				return end
+			}
+			end := udSuffix(src, quotedEnd(src, i+1, '\''))
+			l.emit(Char, start, end)
+			return end
+		case "R", "u8R", "uR", "UR", "LR":
+			if src[i] == '"' {
+				if end, ok := rawStringEnd(src, i+1); ok {
+					end = udSuffix(src, end)
+					l.emit(String, start, end)
+					return end
+				}
+			}
+		}
+	}
+	l.emit(Ident, start, i)
+	if l.inDir {
+		l.dirWords++
+		if l.dirWords == 1 {
+			w := string(src[start:i])
+			l.wantHeader = w == "include" || w == "include_next" || w == "import"
+		} else {
+			l.wantHeader = false
+		}
+	}
+	return i
+}
+
+// rawStringEnd scans R"delim( ... )delim" from just after the quote. ok is
+// false when the delimiter is malformed, in which case the caller lexes an
+// identifier followed by an ordinary string.
+func rawStringEnd(src []byte, i int) (int, bool) {
+	d := i
+	for d < len(src) && d-i <= 16 {
+		c := src[d]
+		if c == '(' {
+			break
+		}
+		if c == ')' || c == '\\' || c == ' ' || c == '\t' || c == '\n' || c == '"' {
+			return 0, false
+		}
+		d++
+	}
+	if d >= len(src) || src[d] != '(' {
+		return 0, false
+	}
+	delim := src[i:d]
+	for j := d + 1; j < len(src); j++ {
+		if src[j] != ')' {
+			continue
+		}
+		k := j + 1
+		if e := k + len(delim); e < len(src) && string(src[k:e]) == string(delim) && src[e] == '"' {
+			return e + 1, true
+		}
+	}
+	return len(src), true
+}
+
+func isPunctByte(c byte) bool {
+	switch c {
+	case '{', '}', '[', ']', '(', ')', ';', ':', ',', '.', '?', '~', '!', '%', '^', '&', '*', '-', '+', '=', '|', '<', '>', '/', '#':
+		return true
+	}
+	return false
+}
+
+// punctEnd returns the end of the punctuator at i, longest match first.
+func punctEnd(src []byte, i int) int {
+	c := src[i]
+	var c1, c2 byte
+	if i+1 < len(src) {
+		c1 = src[i+1]
+	}
+	if i+2 < len(src) {
+		c2 = src[i+2]
+	}
+	switch c {
+	case '<':
+		if c1 == '<' && (c2 == '<' || c2 == '=') {
+			return i + 3
+		}
+		if c1 == '<' || c1 == '=' {
+			return i + 2
+		}
+	case '>':
+		if c1 == '>' && (c2 == '>' || c2 == '=') {
+			return i + 3
+		}
+		if c1 == '>' || c1 == '=' {
+			return i + 2
+		}
+	case '.':
+		if c1 == '.' && c2 == '.' {
+			return i + 3
+		}
+		if c1 == '*' {
+			return i + 2
+		}
+	case '-':
+		if c1 == '>' && c2 == '*' {
+			return i + 3
+		}
+		if c1 == '>' || c1 == '-' || c1 == '=' {
+			return i + 2
+		}
+	case ':':
+		if c1 == ':' {
+			return i + 2
+		}
+	case '#':
+		if c1 == '#' {
+			return i + 2
+		}
+	case '+', '&', '|':
+		if c1 == c || c1 == '=' {
+			return i + 2
+		}
+	case '=', '!', '*', '/', '%', '^':
+		if c1 == '=' {
+			return i + 2
+		}
+	}
+	return i + 1
+}

@@ -1,0 +1,473 @@
+package sources
+
+import (
+	"bytes"
+	"sort"
+	"strings"
+
+	"github.com/hipgen/hipgen/diag"
+	"github.com/hipgen/hipgen/sources/hipmap"
+	"github.com/hipgen/hipgen/sources/lex"
+)
+
+// edit replaces src[start:end] with text; start == end inserts.
+type edit struct {
+	start, end int
+	text       string
+}
+
+// lookup is a cached table answer for one identifier.
+type lookup struct {
+	entry hipmap.Entry
+	ok    bool
+}
+
+// translator holds the state of one Translate call.
+type translator struct {
+	name string
+	src  []byte
+	opts Options
+	tbl  *hipmap.Table
+	ver  Version
+
+	toks []lex.Token
+	sig  []int32 // indices into toks of significant tokens (no space, newline or comment)
+
+	edits []edit
+	diags []diag.Diagnostic
+	lines []int // byte offset of each line start, built on first use
+
+	cache  map[string]lookup
+	mapped map[string]int
+
+	// Include bookkeeping, see includes.go.
+	runtimeIncludes []int // sig positions of '#' of includes that are (or become) hip_runtime.h
+	needRuntime     bool
+	insertAt        int // byte offset where a new include goes (after guard or #pragma once)
+	oldMarker       [2]int
+	helperRegion    bool // the output already carries hipgen's warp helpers
+	needHelpers     bool
+	wave            waveState
+}
+
+func newTranslator(name string, src []byte, opts Options) *translator {
+	t := &translator{name: name, src: src, opts: opts, tbl: opts.Table, ver: opts.ROCmVersion,
+		cache: map[string]lookup{}, mapped: map[string]int{}}
+	if t.tbl == nil {
+		t.tbl = hipmap.Default()
+	}
+	if t.ver.IsZero() {
+		t.ver = hipmap.DefaultROCm
+	}
+	if t.opts.Wave == "" {
+		t.opts.Wave = WaveAuto
+	}
+	if t.opts.Launch == "" {
+		t.opts.Launch = LaunchChevron
+	}
+	t.toks = lex.Tokenize(src, make([]lex.Token, 0, len(src)/4+16))
+	t.buildSig()
+	return t
+}
+
+// Markers that delimit the block of warp helpers hipgen inserts; the block
+// is copied untouched when an output is translated again.
+const (
+	helperBegin = "// hipgen:begin warp helpers"
+	helperEnd   = "// hipgen:end warp helpers"
+)
+
+// buildSig lists significant tokens, leaving out an earlier hipgen marker
+// line and hipgen's own helper block.
+func (t *translator) buildSig() {
+	t.sig = make([]int32, 0, len(t.toks)/2+1)
+	t.oldMarker = [2]int{-1, -1}
+	inHelpers := false
+	for i, tk := range t.toks {
+		switch tk.Kind {
+		case lex.Space, lex.Newline:
+			continue
+		case lex.Comment:
+			text := t.src[tk.Start:tk.End]
+			if i == 0 && bytes.HasPrefix(text, []byte(MarkerPrefix)) && bytes.HasSuffix(text, []byte("DO NOT EDIT.")) {
+				end := int(tk.End)
+				if end < len(t.src) && t.src[end] == '\n' {
+					end++
+				}
+				t.oldMarker = [2]int{0, end}
+			}
+			if bytes.Equal(text, []byte(helperBegin)) {
+				inHelpers, t.helperRegion = true, true
+			} else if bytes.Equal(text, []byte(helperEnd)) {
+				inHelpers = false
+			}
+			continue
+		}
+		if !inHelpers {
+			t.sig = append(t.sig, int32(i))
+		}
+	}
+}
+
+// tok returns the k-th significant token; out of range gives an empty token.
+func (t *translator) tok(k int) lex.Token {
+	if k < 0 || k >= len(t.sig) {
+		return lex.Token{Start: int32(len(t.src)), End: int32(len(t.src)), Kind: lex.Other}
+	}
+	return t.toks[t.sig[k]]
+}
+
+// text returns the bytes of the k-th significant token.
+func (t *translator) text(k int) []byte {
+	tk := t.tok(k)
+	return t.src[tk.Start:tk.End]
+}
+
+// is reports whether the k-th significant token is exactly s.
+func (t *translator) is(k int, s string) bool {
+	if k < 0 || k >= len(t.sig) {
+		return false
+	}
+	return string(t.text(k)) == s
+}
+
+func (t *translator) replace(k int, s string) {
+	tk := t.tok(k)
+	t.edits = append(t.edits, edit{int(tk.Start), int(tk.End), s})
+}
+
+func (t *translator) insert(off int, s string) {
+	t.edits = append(t.edits, edit{off, off, s})
+}
+
+// matching returns the position of the bracket closing the one at k, or -1.
+func (t *translator) matching(k int) int {
+	open := t.text(k)
+	var o, c string
+	switch string(open) {
+	case "(":
+		o, c = "(", ")"
+	case "[":
+		o, c = "[", "]"
+	case "{":
+		o, c = "{", "}"
+	default:
+		return -1
+	}
+	depth := 0
+	for j := k; j < len(t.sig); j++ {
+		tk := t.tok(j)
+		if tk.Kind != lex.Punct {
+			continue
+		}
+		switch string(t.src[tk.Start:tk.End]) {
+		case o:
+			depth++
+		case c:
+			depth--
+			if depth == 0 {
+				return j
+			}
+		}
+	}
+	return -1
+}
+
+// args splits the call arguments between the parenthesis at open and its
+// match close into [first, last] significant-token ranges, splitting on
+// commas outside nested brackets.
+func (t *translator) args(open, close int) [][2]int {
+	if close == open+1 {
+		return nil
+	}
+	var out [][2]int
+	depth, start := 0, open+1
+	for j := open + 1; j < close; j++ {
+		switch string(t.text(j)) {
+		case "(", "[", "{":
+			depth++
+		case ")", "]", "}":
+			depth--
+		case ",":
+			if depth == 0 {
+				out = append(out, [2]int{start, j - 1})
+				start = j + 1
+			}
+		}
+	}
+	return append(out, [2]int{start, close - 1})
+}
+
+// span returns the source bytes of significant tokens first..last with
+// everything between them.
+func (t *translator) span(first, last int) string {
+	if last < first {
+		return ""
+	}
+	return string(t.src[t.tok(first).Start:t.tok(last).End])
+}
+
+// position converts a byte offset to a 1-based line and column.
+func (t *translator) position(off int) (int, int) {
+	if t.lines == nil {
+		t.lines = append(t.lines, 0)
+		for i, c := range t.src {
+			if c == '\n' {
+				t.lines = append(t.lines, i+1)
+			}
+		}
+	}
+	l := sort.SearchInts(t.lines, off+1) - 1
+	if l < 0 {
+		l = 0
+	}
+	return l + 1, off - t.lines[l] + 1
+}
+
+// report adds a diagnostic at the k-th significant token.
+func (t *translator) report(k int, sev diag.Severity, check, msg string) {
+	t.reportAt(int(t.tok(k).Start), sev, check, msg)
+}
+
+func (t *translator) reportAt(off int, sev diag.Severity, check, msg string) {
+	line, col := t.position(off)
+	t.diags = append(t.diags, diag.Diagnostic{File: t.name, Line: line, Col: col, Severity: sev, Message: msg, Check: check})
+}
+
+// lookupIdent asks the table about an identifier, once per distinct name.
+func (t *translator) lookupIdent(b []byte) (hipmap.Entry, bool) {
+	if r, ok := t.cache[string(b)]; ok {
+		return r.entry, r.ok
+	}
+	name := string(b)
+	e, ok := t.tbl.Identifier(name, t.ver)
+	t.cache[name] = lookup{e, ok}
+	return e, ok
+}
+
+// run walks the significant tokens once, left to right.
+func (t *translator) run() {
+	t.wave.init(t)
+	t.insertAt = t.findInsertPoint()
+	for k := 0; k < len(t.sig); {
+		tk := t.tok(k)
+		if tk.Directive && tk.Kind == lex.Punct && t.is(k, "#") {
+			k = t.directive(k)
+			continue
+		}
+		switch tk.Kind {
+		case lex.Ident:
+			k = t.ident(k)
+			continue
+		case lex.Punct:
+			if t.is(k, "<<<") {
+				k = t.launch(k)
+				continue
+			}
+		case lex.Number:
+			t.number(k)
+		case lex.String:
+			t.stringLiteral(k)
+		}
+		k++
+	}
+}
+
+// directive handles a preprocessor line starting at the '#' at k and
+// returns the position after the part it consumed.
+func (t *translator) directive(k int) int {
+	if !t.tok(k + 1).Directive {
+		return k + 1
+	}
+	switch string(t.text(k + 1)) {
+	case "include", "include_next", "import":
+		t.include(k)
+		return t.endOfDirective(k)
+	case "pragma", "error", "warning", "line", "ident":
+		return t.endOfDirective(k)
+	case "define":
+		t.define(k)
+		return k + 2
+	}
+	return k + 1
+}
+
+func (t *translator) endOfDirective(k int) int {
+	j := k + 1
+	for j < len(t.sig) && t.tok(j).Directive && !(t.is(j, "#") && t.isLineStart(j)) {
+		j++
+	}
+	return j
+}
+
+// isLineStart reports whether the k-th significant token is the first on
+// its line.
+func (t *translator) isLineStart(k int) bool {
+	i := t.sig[k] - 1
+	for i >= 0 {
+		switch t.toks[i].Kind {
+		case lex.Newline:
+			return true
+		case lex.Space, lex.Comment:
+			i--
+			continue
+		}
+		return false
+	}
+	return true
+}
+
+// ident handles an identifier at k: special constructs first, then the
+// mapping table.
+func (t *translator) ident(k int) int {
+	b := t.text(k)
+	if next, handled := t.special(k, b); handled {
+		return next
+	}
+	// Members keep their names: prop.warpSize, s.cudaPtr.
+	if t.is(k-1, ".") || t.is(k-1, "->") {
+		return k + 1
+	}
+	// Qualified names such as cub::BlockReduce are looked up whole first.
+	if t.is(k+1, "::") && t.tok(k+2).Kind == lex.Ident && !t.is(k-1, "::") {
+		q := string(b) + "::" + string(t.text(k+2))
+		if e, ok := t.tbl.Identifier(q, t.ver); ok {
+			t.applyQualified(k, e)
+			return k + 3
+		}
+	}
+	e, ok := t.lookupIdent(b)
+	if !ok {
+		return k + 1
+	}
+	t.applyEntry(k, e)
+	return k + 1
+}
+
+func (t *translator) applyQualified(k int, e hipmap.Entry) {
+	if !e.Available(t.ver) {
+		t.unavailable(k, e)
+		return
+	}
+	if e.Renames() {
+		t.edits = append(t.edits, edit{int(t.tok(k).Start), int(t.tok(k + 2).End), e.HIP})
+		t.count(e)
+	}
+	t.noteDeprecated(k, e)
+}
+
+func (t *translator) applyEntry(k int, e hipmap.Entry) {
+	if !e.Available(t.ver) {
+		t.unavailable(k, e)
+		return
+	}
+	if runtimeFamily(e.Family) {
+		t.needRuntime = true
+	}
+	if e.Renames() {
+		t.replace(k, e.HIP)
+		t.count(e)
+	}
+	t.noteDeprecated(k, e)
+}
+
+func (t *translator) count(e hipmap.Entry) { t.mapped[e.Family]++ }
+
+func (t *translator) noteDeprecated(k int, e hipmap.Entry) {
+	if e.Status != hipmap.Deprecated {
+		return
+	}
+	msg := e.CUDA + " is deprecated"
+	if e.Note != "" {
+		msg += " (" + e.Note + ")"
+	}
+	if e.HIP != e.CUDA {
+		msg += "; translated to " + e.HIP
+	}
+	t.report(k, diag.Warning, "deprecated-api", msg)
+}
+
+// unavailable reports a known CUDA name that the target ROCm cannot port.
+func (t *translator) unavailable(k int, e hipmap.Entry) {
+	var msg string
+	switch {
+	case e.Status == hipmap.Unsupported:
+		msg = e.CUDA + " has no HIP equivalent"
+	case !e.MinROCm.IsZero() && t.ver.Less(e.MinROCm):
+		msg = e.CUDA + " needs ROCm " + e.MinROCm.String() + " or later (" + e.HIP + "); translating for ROCm " + t.ver.String()
+	default:
+		msg = e.CUDA + " is not available in ROCm " + t.ver.String()
+	}
+	if e.Note != "" {
+		msg += " (" + e.Note + ")"
+	}
+	t.report(k, diag.Error, "unsupported-api", msg)
+}
+
+// runtimeFamily reports whether names of a family come from hip_runtime.h
+// (as opposed to a library with its own header).
+func runtimeFamily(f string) bool {
+	switch f {
+	case "runtime", "driver", "device", "math", "intrinsics", "types", "fp16", "bf16", "vector", "cooperative_groups":
+		return true
+	}
+	return strings.HasPrefix(f, "runtime") || strings.HasPrefix(f, "driver") || strings.HasPrefix(f, "device")
+}
+
+// assemble applies the edits and adds the marker, the runtime include and
+// the warp helpers.
+func (t *translator) assemble() []byte {
+	src := t.src
+	marker := MarkerLine(t.markerPath())
+	if t.oldMarker[0] == 0 {
+		t.edits = append(t.edits, edit{0, t.oldMarker[1], ""})
+	}
+	if (t.needRuntime || t.needHelpers) && len(t.runtimeIncludes) == 0 {
+		t.insert(t.insertAt, "#include <hip/hip_runtime.h>\n")
+	}
+	if t.needHelpers && !t.helperRegion {
+		off := t.insertAt
+		if len(t.runtimeIncludes) > 0 {
+			off = t.lineEnd(int(t.tok(t.runtimeIncludes[0]).Start))
+		}
+		t.insert(off, warpHelpers)
+	}
+	sort.SliceStable(t.edits, func(i, j int) bool { return t.edits[i].start < t.edits[j].start })
+	var b bytes.Buffer
+	b.Grow(len(src) + len(marker) + 64)
+	b.WriteString(marker)
+	pos := 0
+	for _, e := range t.edits {
+		if e.start < pos { // overlapping edit: the earlier one wins
+			continue
+		}
+		b.Write(src[pos:e.start])
+		b.WriteString(e.text)
+		pos = e.end
+	}
+	b.Write(src[pos:])
+	return b.Bytes()
+}
+
+func (t *translator) markerPath() string {
+	p := t.opts.SourcePath
+	if p == "" {
+		p = t.name
+	}
+	return strings.Map(func(r rune) rune {
+		if r == '\n' || r == '\r' {
+			return ' '
+		}
+		return r
+	}, p)
+}
+
+// lineEnd returns the offset just after the newline ending the line that
+// contains off (or the end of the source).
+func (t *translator) lineEnd(off int) int {
+	i := bytes.IndexByte(t.src[off:], '\n')
+	if i < 0 {
+		return len(t.src)
+	}
+	return off + i + 1
+}

@@ -1,0 +1,377 @@
+package sources
+
+import (
+	"bytes"
+	"strings"
+
+	"github.com/hipgen/hipgen/diag"
+	"github.com/hipgen/hipgen/sources/lex"
+)
+
+// Check names of the wavefront rules.
+const (
+	checkWaveLogical = "wave64-logical-warp" // a construct kept on 32-lane logical warps
+	checkWaveWiden   = "wave64-widen"        // a construct widened to the wavefront
+	checkWaveHazard  = "wave64-hazard"       // no safe rewrite exists
+	checkWarpLiteral = "warp-size-literal"   // a literal 32 (or 31, 5) left in place
+)
+
+// waveState is what the translator knows about warp-level code in one file.
+type waveState struct {
+	wide bool
+	// warpCode is true when the file uses warp intrinsics at all; the
+	// literal patterns (& 31, % 32, loops from 16) only matter then.
+	warpCode bool
+	fp8      bool // the file names FP8 types, so 448 may be an e4m3 bound
+	// narrow holds 32-bit variables that hold widened ballots (wide mode).
+	narrow map[string]bool
+}
+
+// warpIntrinsics are the CUDA warp-level functions, with the helper or
+// builtin each becomes with 32-lane logical warps.
+var warpIntrinsics = map[string]string{
+	"__ballot_sync": "hipgen_ballot32", "__activemask": "hipgen_activemask32",
+	"__any_sync": "hipgen_any32", "__all_sync": "hipgen_all32", "__uni_sync": "hipgen_uni32",
+	"__match_any_sync": "hipgen_match_any32", "__match_all_sync": "hipgen_match_all32",
+	"__shfl_sync": "__shfl", "__shfl_up_sync": "__shfl_up", "__shfl_down_sync": "__shfl_down", "__shfl_xor_sync": "__shfl_xor",
+	"__syncwarp":        "hipgen_syncwarp",
+	"__reduce_add_sync": "hipgen_reduce_add32", "__reduce_min_sync": "hipgen_reduce_min32", "__reduce_max_sync": "hipgen_reduce_max32",
+	"__reduce_and_sync": "hipgen_reduce_and32", "__reduce_or_sync": "hipgen_reduce_or32", "__reduce_xor_sync": "hipgen_reduce_xor32",
+	// Pre-CUDA 9 forms: 32-bit results and a default width of 32 in CUDA,
+	// 64-bit results and a default width of warpSize in HIP.
+	"__ballot": "hipgen_ballot32", "__any": "hipgen_any32", "__all": "hipgen_all32",
+	"__shfl": "__shfl", "__shfl_up": "__shfl_up", "__shfl_down": "__shfl_down", "__shfl_xor": "__shfl_xor",
+}
+
+func (w *waveState) init(t *translator) {
+	w.wide = t.opts.Wave == WaveWide
+	w.narrow = map[string]bool{}
+	for _, i := range t.sig {
+		tk := t.toks[i]
+		if tk.Kind != lex.Ident {
+			continue
+		}
+		b := t.src[tk.Start:tk.End]
+		if _, ok := warpIntrinsics[string(b)]; ok || string(b) == "warpSize" {
+			w.warpCode = true
+		}
+		if bytes.Contains(b, []byte("fp8")) || bytes.Contains(b, []byte("e4m3")) || bytes.Contains(b, []byte("E4M3")) || bytes.Contains(b, []byte("FP8")) {
+			w.fp8 = true
+		}
+	}
+}
+
+// warpCall rewrites a call of a CUDA warp intrinsic at k.
+func (t *translator) warpCall(k int, name string) int {
+	t.needRuntime = true
+	open := k + 1
+	if !t.is(open, "(") {
+		return k + 1
+	}
+	close := t.matching(open)
+	if close < 0 {
+		return k + 1
+	}
+	args := t.args(open, close)
+	if t.wave.wide {
+		return t.warpCallWide(k, name, open, close, args)
+	}
+	legacy := !strings.HasSuffix(name, "_sync") && name != "__activemask" && name != "__syncwarp"
+	switch {
+	case strings.HasPrefix(name, "__shfl"):
+		want := 3 // var, lane, width
+		if !legacy {
+			want = 4 // mask first
+		}
+		if !legacy {
+			if len(args) < 3 {
+				return k + 1
+			}
+			t.replace(k, warpIntrinsics[name])
+			// Drop the 32-bit mask: HIP's __shfl needs none, and ROCm 6.2's
+			// __shfl_sync would reject a 32-bit one.
+			t.edits = append(t.edits, edit{int(t.tok(args[0][0]).Start), int(t.tok(args[1][0]).Start), ""})
+		}
+		if len(args) == want-1 {
+			t.insert(int(t.tok(close).Start), ", 32")
+			t.report(k, diag.Note, checkWaveLogical, name+": 32-lane logical warp (width 32): the CUDA code assumes 32-lane warps, so each half of a 64-wide wavefront shuffles on its own")
+		} else if len(args) == want && !legacy {
+			t.report(k, diag.Note, checkWaveLogical, name+": kept the explicit width, which is at most 32 in CUDA code, so the shuffle stays inside a 32-lane logical warp")
+		}
+	case name == "__syncwarp":
+		t.needHelpers = true
+		t.replace(k, warpIntrinsics[name])
+		t.report(k, diag.Note, checkWaveWiden, "__syncwarp: widened to a wavefront barrier; a wavefront runs in lockstep, so ordering memory for the whole wavefront covers the 32-lane warp")
+	case legacy: // __ballot, __any, __all without a mask
+		t.needHelpers = true
+		t.replace(k, warpIntrinsics[name])
+		t.insert(int(t.tok(open).End), "0xffffffffu, ")
+		t.report(k, diag.Note, checkWaveLogical, name+": pre-CUDA 9 form returns 32 lanes in CUDA but 64 in HIP; kept a 32-lane logical warp")
+	default:
+		t.needHelpers = true
+		t.replace(k, warpIntrinsics[name])
+		t.report(k, diag.Note, checkWaveLogical, name+": 32-lane logical warp: results hold the lane's 32-lane half of the wavefront, so 32-bit masks, __popc, __ffs and lane arithmetic keep their CUDA meaning")
+	}
+	return k + 1
+}
+
+// warpCallWide maps a warp intrinsic onto the whole wavefront.
+func (t *translator) warpCallWide(k int, name string, open, close int, args [][2]int) int {
+	dropMask := func() {
+		if len(args) > 1 {
+			t.edits = append(t.edits, edit{int(t.tok(args[0][0]).Start), int(t.tok(args[1][0]).Start), ""})
+		}
+	}
+	switch name {
+	case "__shfl_sync", "__shfl_up_sync", "__shfl_down_sync", "__shfl_xor_sync":
+		t.replace(k, strings.TrimSuffix(name, "_sync"))
+		dropMask()
+		t.report(k, diag.Note, checkWaveWiden, name+": widened to the wavefront (width warpSize), as --wave=wide asks")
+	case "__ballot_sync", "__any_sync", "__all_sync":
+		t.replace(k, strings.TrimSuffix(name, "_sync"))
+		dropMask()
+		t.report(k, diag.Note, checkWaveWiden, name+": widened to the wavefront; the result has warpSize bits")
+		if name == "__ballot_sync" {
+			t.widenBallotVar(k)
+		}
+	case "__activemask":
+		t.replace(k, "__ballot")
+		t.insert(int(t.tok(open).End), "1")
+		t.report(k, diag.Note, checkWaveWiden, "__activemask: widened to __ballot(1), warpSize bits")
+		t.widenBallotVar(k)
+	case "__syncwarp":
+		t.needHelpers = true
+		t.replace(k, "hipgen_syncwarp")
+		t.report(k, diag.Note, checkWaveWiden, "__syncwarp: widened to a wavefront barrier")
+	default:
+		t.needHelpers = true
+		t.replace(k, warpIntrinsics[name])
+		t.report(k, diag.Warning, checkWaveHazard, name+": no wavefront-wide form; kept a 32-lane logical warp, which disagrees with the widened code around it if lanes 32-63 take part")
+	}
+	return k + 1
+}
+
+// widenBallotVar handles "unsigned m = __ballot_sync(...)" in wide mode: a
+// 32-bit variable would drop lanes 32-63, so it becomes 64-bit.
+func (t *translator) widenBallotVar(k int) {
+	if !t.is(k-1, "=") || t.tok(k-2).Kind != lex.Ident {
+		return
+	}
+	name := string(t.text(k - 2))
+	j := k - 3
+	first := -1
+	for ; j >= 0 && t.tok(j).Kind == lex.Ident; j-- {
+		switch string(t.text(j)) {
+		case "unsigned", "int", "uint32_t", "signed", "long", "const":
+			first = j
+			continue
+		}
+		break
+	}
+	if first < 0 {
+		if t.tok(k-3).Kind != lex.Ident && !t.is(k-3, "::") {
+			t.report(k, diag.Warning, checkWaveHazard, "ballot result assigned to "+name+": make sure it is 64-bit (unsigned long long); lanes 32-63 are lost otherwise")
+		}
+		return
+	}
+	if t.is(first, "const") {
+		first++
+	}
+	t.edits = append(t.edits, edit{int(t.tok(first).Start), int(t.tok(k - 3).End), "unsigned long long"})
+	t.wave.narrow[name] = true
+	t.report(first, diag.Note, checkWaveWiden, "widened "+name+" to 64 bits to hold a wavefront-wide ballot")
+}
+
+// bitCall handles __popc, __ffs and __clz on ballot masks.
+func (t *translator) bitCall(k int, name string) int {
+	open := k + 1
+	if !t.is(open, "(") {
+		return k + 1
+	}
+	close := t.matching(open)
+	if close < 0 {
+		return k + 1
+	}
+	arg := t.span(open+1, close-1)
+	wideArg := strings.Contains(arg, "__ballot(") && !strings.Contains(arg, "hipgen_") || t.wave.wide && (t.wave.narrow[arg] || strings.Contains(arg, "__ballot_sync") || strings.Contains(arg, "__activemask"))
+	if !wideArg {
+		if strings.Contains(arg, "__ballot_sync") || strings.Contains(arg, "__activemask") {
+			t.report(k, diag.Note, checkWaveLogical, name+" on a ballot mask: kept the 32-bit form; ballots are 32-lane logical warp masks")
+		}
+		return k + 1
+	}
+	if name == "__clz" {
+		t.replace(k, "__clzll")
+		t.report(k, diag.Warning, checkWaveHazard, "__clz on a 64-bit ballot mask became __clzll, which counts from bit 63: expressions such as 31 - __clz(mask) must use 63")
+		return k + 1
+	}
+	t.replace(k, name+"ll")
+	t.report(k, diag.Note, checkWaveWiden, name+" on a 64-bit ballot mask widened to "+name+"ll")
+	return k + 1
+}
+
+// warpSizeIdent handles the device-side warpSize.
+func (t *translator) warpSizeIdent(k int) int {
+	if t.is(k-1, ".") || t.is(k-1, "->") {
+		t.report(k, diag.Warning, checkWaveHazard, "the device property warpSize is 64 on CDNA GPUs, but translated device code uses 32-lane logical warps: sizes computed from it (warps per block, shared memory) disagree with the kernels; use 32")
+		return k + 1
+	}
+	if t.wave.wide || t.is(k-1, "::") {
+		return k + 1
+	}
+	t.needHelpers = true
+	t.replace(k, "hipgen_warp_size")
+	t.report(k, diag.Note, checkWaveLogical, "warpSize: 32-lane logical warp (hipgen_warp_size = 32), consistent with the width-32 shuffles and 32-bit ballots of the translation")
+	return k + 1
+}
+
+// number looks at numeric literals: lane and warp arithmetic with 31, 32
+// and 5, full 32-bit masks, and FP8 bounds.
+func (t *translator) number(k int) {
+	b := t.text(k)
+	if t.wave.fp8 && isFP8Max(b) {
+		t.report(k, diag.Warning, "fp8-range", "448 is the largest e4m3 value in OCP FP8 (NVIDIA, gfx950, RDNA4), but gfx94x uses e4m3 fnuz whose largest value is 240; derive it from the type (for example std::numeric_limits) or select per architecture")
+	}
+	if !t.wave.warpCode {
+		return
+	}
+	s := strings.ToLower(strings.TrimRight(string(b), "uUlL"))
+	op := string(t.text(k - 1))
+	switch {
+	case s == "0xffffffff":
+		if t.insideWarpCall(k) {
+			return
+		}
+		t.report(k, diag.Note, checkWarpLiteral, "full 32-lane mask kept: warp intrinsics use 32-lane logical warps, so it still means every lane of the warp")
+	case (s == "31" && op == "&") || (s == "32" && op == "%") || (s == "5" && op == ">>") || (s == "32" && op == "/" && t.laneOperand(k-2)):
+		if t.wave.wide {
+			t.report(k, diag.Warning, checkWarpLiteral, "lane or warp index computed with "+op+" "+string(b)+" while warp intrinsics are widened to warpSize; use warpSize")
+			return
+		}
+		if t.laneOperand(k-2) || t.assignsLaneOrWarp(k) {
+			t.report(k, diag.Note, checkWarpLiteral, op+" "+string(b)+" left in place: lane and warp indices count 32-lane logical warps, matching the translated intrinsics")
+		}
+	case s == "16" && t.inShuffleLoopHeader(k):
+		t.report(k, diag.Note, checkWarpLiteral, "shuffle loop from 16 left in place: it reduces a 32-lane logical warp and the shuffles use width 32")
+	}
+}
+
+func isFP8Max(b []byte) bool {
+	s := strings.TrimRight(string(b), "fFlL")
+	return s == "448" || s == "448.0" || s == "448." || s == "448.0e0"
+}
+
+// laneOperand reports whether the operand ending at k looks like a thread
+// or lane index (threadIdx.x, tid, lane_id, ...).
+func (t *translator) laneOperand(k int) bool {
+	if t.tok(k).Kind != lex.Ident {
+		return false
+	}
+	s := strings.ToLower(string(t.text(k)))
+	if (s == "x" || s == "y" || s == "z") && t.is(k-1, ".") && t.is(k-2, "threadIdx") {
+		return true
+	}
+	return strings.Contains(s, "tid") || strings.Contains(s, "lane") || strings.Contains(s, "thread") || s == "i" && false
+}
+
+// assignsLaneOrWarp reports whether the statement around k assigns a
+// variable named like a lane or warp index.
+func (t *translator) assignsLaneOrWarp(k int) bool {
+	for j := k - 1; j >= 0 && j > k-12; j-- {
+		s := string(t.text(j))
+		if s == ";" || s == "{" || s == "}" {
+			return false
+		}
+		if s == "=" && t.tok(j-1).Kind == lex.Ident {
+			n := strings.ToLower(string(t.text(j - 1)))
+			return strings.Contains(n, "lane") || strings.Contains(n, "warp") || strings.Contains(n, "wid")
+		}
+	}
+	return false
+}
+
+// insideWarpCall reports whether k is an argument of a warp intrinsic call.
+func (t *translator) insideWarpCall(k int) bool {
+	depth := 0
+	for j := k - 1; j >= 0 && j > k-64; j-- {
+		switch string(t.text(j)) {
+		case ")":
+			depth++
+		case "(":
+			if depth == 0 {
+				_, ok := warpIntrinsics[string(t.text(j-1))]
+				return ok
+			}
+			depth--
+		case ";", "{", "}":
+			return false
+		}
+	}
+	return false
+}
+
+// inShuffleLoopHeader reports whether the 16 at k initialises a for loop
+// that halves its counter.
+func (t *translator) inShuffleLoopHeader(k int) bool {
+	if !t.is(k-1, "=") {
+		return false
+	}
+	for j := k - 2; j >= 0 && j > k-8; j-- {
+		if t.is(j, "(") && t.is(j-1, "for") {
+			close := t.matching(j)
+			if close < 0 {
+				return false
+			}
+			h := t.span(j, close)
+			return strings.Contains(h, "/= 2") || strings.Contains(h, ">>= 1") || strings.Contains(h, "/2") || strings.Contains(h, ">>=1")
+		}
+	}
+	return false
+}
+
+// define looks at "#define NAME 32" for warp sizes.
+func (t *translator) define(k int) {
+	if t.tok(k+2).Kind != lex.Ident || !t.tok(k+3).Directive || t.tok(k+4).Directive && !t.is(k+4, "#") {
+		return
+	}
+	t.warpSizeConstant(k+2, k+3)
+}
+
+// warpSizeConstant notes a constant named like a warp size set to 32.
+func (t *translator) warpSizeConstant(nameK, valK int) {
+	n := strings.ToLower(string(t.text(nameK)))
+	v := strings.TrimRight(string(t.text(valK)), "uUlL")
+	if v != "32" || !strings.Contains(n, "warp") || !(strings.Contains(n, "size") || strings.Contains(n, "lanes") || strings.Contains(n, "threads")) {
+		return
+	}
+	if t.wave.wide {
+		t.report(valK, diag.Warning, checkWarpLiteral, string(t.text(nameK))+" = 32 while warp intrinsics are widened to warpSize (64 on CDNA); use warpSize")
+		return
+	}
+	t.report(valK, diag.Note, checkWarpLiteral, string(t.text(nameK))+" = 32 left in place: the translation keeps 32-lane logical warps, so this stays the warp size")
+}
+
+// sharedArray notes __shared__ arrays sized by warps per block.
+func (t *translator) sharedArray(k int) {
+	for j := k + 1; j < len(t.sig) && j < k+12; j++ {
+		if t.is(j, ";") || t.is(j, "=") {
+			return
+		}
+		if !t.is(j, "[") {
+			continue
+		}
+		close := t.matching(j)
+		if close < 0 {
+			return
+		}
+		size := t.span(j+1, close-1)
+		l := strings.ToLower(size)
+		if size == "32" || strings.Contains(l, "/ 32") || strings.Contains(l, "/32") || strings.Contains(l, "warp") {
+			if t.wave.wide {
+				return
+			}
+			t.report(j+1, diag.Note, checkWarpLiteral, "shared array sized by warps per block ("+size+") left in place: warps are counted as 32-lane logical warps")
+		}
+		return
+	}
+}
