@@ -90,7 +90,7 @@ func detectKFD(h Host) ([]string, Step) {
 		}
 	}
 	if dir == "" {
-		return nil, Step{Note: "no KFD topology under /sys (no amdgpu driver loaded, or not an AMD GPU host)"}
+		return nil, Step{Note: "no KFD topology under /sys: no amdgpu driver loaded, or no AMD GPU"}
 	}
 	nodes, unknown, err := readKFDNodes(h, dir)
 	if err != nil {

@@ -129,6 +129,14 @@ func runReal(name string, args ...string) ([]byte, error) {
 	return stdout.Bytes(), nil
 }
 
+// getenv reads the environment through h, or the process's when h has none.
+func (h Host) getenv(name string) string {
+	if h.Getenv == nil {
+		return os.Getenv(name)
+	}
+	return h.Getenv(name)
+}
+
 // path maps an absolute host path under Root.
 func (h Host) path(abs string) string {
 	return filepath.Join(h.Root, filepath.FromSlash(abs))

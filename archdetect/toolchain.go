@@ -3,6 +3,7 @@ package archdetect
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -39,11 +40,17 @@ func (t Toolchain) String() string {
 
 // FindToolchain finds b's compiler (hipcc or nvcc) and probes it. Results
 // are cached on a Host from RealHost, so a run asks each compiler once.
+// HIPGEN_HIPCC and HIPGEN_NVCC name another compiler, as they do for
+// 'hipgen build'.
 func FindToolchain(h Host, b Backend) (Toolchain, error) {
+	name, override := "nvcc", "HIPGEN_NVCC"
 	if b == ROCm {
-		return ProbeCompiler(h, "hipcc")
+		name, override = "hipcc", "HIPGEN_HIPCC"
 	}
-	return ProbeCompiler(h, "nvcc")
+	if v := h.getenv(override); v != "" {
+		name = v
+	}
+	return ProbeCompiler(h, name)
 }
 
 // ProbeCompiler probes hipcc, nvcc or a clang that compiles HIP.
@@ -52,14 +59,19 @@ func ProbeCompiler(h Host, name string) (Toolchain, error) {
 	h = h.withDefaults()
 	if cache != nil {
 		cache.mu.Lock()
-		defer cache.mu.Unlock()
-		if r, ok := cache.m[name]; ok {
+		r, ok := cache.m[name]
+		cache.mu.Unlock()
+		if ok {
 			return r.tc, r.err
 		}
 	}
+	// Not holding the lock while probing lets doctor probe several
+	// compilers at once; two racing probes of one compiler agree.
 	tc, err := probe(h, name)
 	if cache != nil {
+		cache.mu.Lock()
 		cache.m[name] = toolResult{tc, err}
+		cache.mu.Unlock()
 	}
 	return tc, err
 }
@@ -69,8 +81,8 @@ func probe(h Host, name string) (Toolchain, error) {
 	if err != nil {
 		return Toolchain{}, fmt.Errorf("%w: %s is not in PATH", ErrNoCompiler, name)
 	}
-	tc := Toolchain{Name: name, Path: path}
-	if name == "nvcc" {
+	tc := Toolchain{Name: filepath.Base(name), Path: path}
+	if strings.HasPrefix(tc.Name, "nvcc") {
 		return probeNVCC(h, tc)
 	}
 	return probeHIP(h, tc)
@@ -129,8 +141,12 @@ func probeHIP(h Host, tc Toolchain) (Toolchain, error) {
 	for _, in := range Known(ROCm) {
 		cands = append(cands, in.Arch)
 	}
+	nogpulib := false
 	for len(cands) > 0 {
 		args := []string{"-x", "hip", "-nogpuinc", "--cuda-device-only", "-c", "/dev/null", "-o", "/dev/null"}
+		if nogpulib {
+			args = append(args, "-nogpulib")
+		}
 		for _, a := range cands {
 			args = append(args, "--offload-arch="+a)
 		}
@@ -138,7 +154,16 @@ func probeHIP(h Host, tc Toolchain) (Toolchain, error) {
 		if err == nil {
 			break
 		}
-		bad := rejectedArchs(stderrOf(err))
+		stderr := stderrOf(err)
+		// A bare clang does not know where Debian keeps the device
+		// libraries (hipcc passes --hip-device-lib-path); list the
+		// processors it knows, and say that is all it shows.
+		if !nogpulib && strings.Contains(stderr, "cannot find ROCm device library;") {
+			nogpulib = true
+			tc.Detail = strings.TrimPrefix(tc.Detail+", ", ", ") + "no ROCm device libraries found: processors it knows"
+			continue
+		}
+		bad := rejectedArchs(stderr)
 		next := slices.DeleteFunc(slices.Clone(cands), func(a string) bool { return slices.Contains(bad, a) })
 		if len(next) == len(cands) {
 			return tc, fmt.Errorf("%s: probing supported architectures failed: %s", tc.Name, oneLine(err))
