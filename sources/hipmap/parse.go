@@ -11,9 +11,9 @@ import (
 	"strings"
 )
 
-// The data format, one file per family or per part of a family
-// (data/<family>[.<part>].tsv; data/headers.tsv holds Header entries,
-// every other file Identifier entries):
+// The data format, one file per family or per part of a family:
+// data/<family>[.<part>].tsv. data/headers.tsv and data/<family>.headers.tsv
+// hold Header entries, every other file Identifier entries:
 //
 //	# comment
 //	CUDA<TAB>HIP[<TAB>status[<TAB>rocm[<TAB>note]]]
@@ -61,16 +61,18 @@ func Load(fsys fs.FS, dir string) (*Table, error) {
 	}
 	h := sha256.New()
 	var entries []Entry
+	var origins []string
 	var errs []string
 	for _, f := range files {
 		fmt.Fprintf(h, "%s\x00%d\x00", f.name, len(f.data))
 		h.Write(f.data)
-		es, ferrs := parseFile(f.name, f.data)
+		es, where, ferrs := parseFile(f.name, f.data)
 		entries = append(entries, es...)
+		origins = append(origins, where...)
 		errs = append(errs, ferrs...)
 	}
 	if len(errs) == 0 {
-		errs = checkOverlaps(entries)
+		errs = checkOverlaps(entries, origins)
 	}
 	if len(errs) > 0 {
 		if len(errs) > 20 {
@@ -81,18 +83,17 @@ func Load(fsys fs.FS, dir string) (*Table, error) {
 	return newTable(entries, hex.EncodeToString(h.Sum(nil))[:16]), nil
 }
 
-func parseFile(name string, data []byte) ([]Entry, []string) {
-	base := path.Base(name)
-	family := strings.TrimSuffix(base, ".tsv")
-	if i := strings.IndexByte(family, '.'); i >= 0 {
-		family = family[:i]
-	}
+// parseFile returns the entries of one data file, the "file:line" each
+// came from, and the errors.
+func parseFile(name string, data []byte) ([]Entry, []string, []string) {
+	parts := strings.Split(strings.TrimSuffix(path.Base(name), ".tsv"), ".")
+	family := parts[0]
 	kind := Identifier
-	if family == "headers" {
+	if family == "headers" || len(parts) == 2 && parts[1] == "headers" {
 		kind = Header
 	}
 	var entries []Entry
-	var errs []string
+	var where, errs []string
 	for i, line := range strings.Split(string(data), "\n") {
 		line = strings.TrimRight(line, "\r")
 		if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#") {
@@ -105,8 +106,9 @@ func parseFile(name string, data []byte) ([]Entry, []string) {
 		}
 		e.Family, e.Kind = family, kind
 		entries = append(entries, e)
+		where = append(where, fmt.Sprintf("%s:%d", name, i+1))
 	}
-	return entries, errs
+	return entries, where, errs
 }
 
 func parseLine(line string) (Entry, error) {
@@ -188,23 +190,24 @@ func parseRange(s string) (lo, hi Version, err error) {
 
 // checkOverlaps rejects two entries of one kind and CUDA name whose ROCm
 // ranges overlap: a lookup must have exactly one answer per release.
-func checkOverlaps(entries []Entry) []string {
+func checkOverlaps(entries []Entry, origins []string) []string {
 	type key struct {
 		kind Kind
 		name string
 	}
-	by := map[key][]Entry{}
-	for _, e := range entries {
+	by := map[key][]int{}
+	for i, e := range entries {
 		k := key{e.Kind, e.CUDA}
-		by[k] = append(by[k], e)
+		by[k] = append(by[k], i)
 	}
 	var errs []string
 	for k, list := range by {
 		for i := 0; i < len(list); i++ {
 			for j := i + 1; j < len(list); j++ {
-				if overlap(list[i], list[j]) {
-					errs = append(errs, fmt.Sprintf("%s %q: entries in families %s and %s overlap in ROCm range",
-						k.kind, k.name, list[i].Family, list[j].Family))
+				a, b := list[i], list[j]
+				if overlap(entries[a], entries[b]) {
+					errs = append(errs, fmt.Sprintf("%s: %s %q overlaps the entry at %s in ROCm range",
+						origins[b], k.kind, k.name, origins[a]))
 				}
 			}
 		}
