@@ -1,0 +1,355 @@
+package cmake_test
+
+// Real builds: every example is generated, configured with CMake, built
+// with nvcc (CUDA) and hipcc (HIP), tested with ctest, rebuilt after an
+// edit, installed and used by a downstream find_package() project. These
+// need cmake, nvcc and hipcc; under CI=true a missing tool fails the test,
+// elsewhere it is skipped with the tool's name. -short skips them all.
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/hipgen/hipgen/builder"
+	"github.com/hipgen/hipgen/manifest"
+	"github.com/hipgen/hipgen/model"
+)
+
+// The architectures the issue asks every example to be built for.
+const (
+	testCUDAArchs = "80;90"
+	testROCmArchs = "gfx1030;gfx90a"
+)
+
+// requireTools skips (or, under CI=true, fails) unless every tool is on PATH.
+func requireTools(t *testing.T, tools ...string) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("real CMake builds are skipped with -short")
+	}
+	for _, tool := range tools {
+		if _, err := exec.LookPath(tool); err != nil {
+			if os.Getenv("CI") == "true" {
+				t.Fatalf("%s is required under CI=true but is not on PATH (scripts/install-deps.sh installs it)", tool)
+			}
+			t.Skipf("%s not on PATH", tool)
+		}
+	}
+}
+
+var (
+	hipgenOnce sync.Once
+	hipgenPath string
+	hipgenErr  error
+	hipgenDir  string
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if hipgenDir != "" {
+		os.RemoveAll(hipgenDir)
+	}
+	os.Exit(code)
+}
+
+// hipgenBinary builds cmd/hipgen once; the HIP build's translation rules
+// run it.
+func hipgenBinary(t *testing.T) string {
+	t.Helper()
+	hipgenOnce.Do(func() {
+		hipgenDir, hipgenErr = os.MkdirTemp("", "hipgen-cmake-test")
+		if hipgenErr != nil {
+			return
+		}
+		hipgenPath = filepath.Join(hipgenDir, "hipgen")
+		out, err := exec.Command("go", "build", "-o", hipgenPath, "../../cmd/hipgen").CombinedOutput()
+		if err != nil {
+			hipgenErr = fmt.Errorf("go build ./cmd/hipgen: %v\n%s", err, out)
+		}
+	})
+	if hipgenErr != nil {
+		t.Fatal(hipgenErr)
+	}
+	return hipgenPath
+}
+
+// examples lists examples/*/ that have a manifest.
+func examples(t *testing.T) []string {
+	t.Helper()
+	ms, _ := filepath.Glob(filepath.Join("..", "..", "examples", "*", manifest.FileName))
+	if len(ms) == 0 {
+		t.Fatal("no examples/*/hipgen.jsonnet found")
+	}
+	var names []string
+	for _, m := range ms {
+		names = append(names, filepath.Base(filepath.Dir(m)))
+	}
+	return names
+}
+
+// copyProject copies examples/<name> (without any translated tree or
+// generated CMake) to a temporary directory and writes the generated CMake
+// files there, standalone, as 'hipgen generate --standalone cmake' would.
+func copyProject(t *testing.T, name string) (string, *model.Project) {
+	t.Helper()
+	src, _ := filepath.Abs(filepath.Join("..", "..", "examples", name))
+	dst := filepath.Join(t.TempDir(), name)
+	if out, err := exec.Command("cp", "-r", src, dst).CombinedOutput(); err != nil {
+		t.Fatalf("cp: %v\n%s", err, out)
+	}
+	p, files := generate(t, dst, true)
+	os.RemoveAll(filepath.Join(dst, filepath.FromSlash(p.Translate.Out)))
+	for _, f := range files {
+		if _, err := builder.WriteGenerated(dst, f.Path, f.Content, builder.WriteOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dst, p
+}
+
+// testEnv is the environment for CMake runs: no inherited architecture
+// settings, and HIP_PLATFORM=amd for Debian's hipcc.
+func testEnv(extra ...string) []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		switch k {
+		case "PYTORCH_ROCM_ARCH", "HIPGEN_ROCM_ARCHS", "HIPGEN_CUDA_ARCHS", "TORCH_CUDA_ARCH_LIST",
+			"CUDAARCHS", "GPU_TARGETS", "CMAKE_HIP_ARCHITECTURES", "CMAKE_GENERATOR":
+			continue
+		}
+		env = append(env, kv)
+	}
+	if _, err := exec.LookPath("ninja"); err == nil {
+		env = append(env, "CMAKE_GENERATOR=Ninja")
+	}
+	return append(append(env, "HIP_PLATFORM=amd"), extra...)
+}
+
+// runIn runs a command in dir and returns its combined output, failing the
+// test (with the output) when it fails.
+func runIn(t *testing.T, dir string, env []string, name string, args ...string) string {
+	t.Helper()
+	out, err := tryIn(dir, env, name, args...)
+	if err != nil {
+		t.Fatalf("%s %s: %v\n%s", name, strings.Join(args, " "), err, out)
+	}
+	return out
+}
+
+func tryIn(dir string, env []string, name string, args ...string) (string, error) {
+	cmd := exec.Command(name, args...)
+	cmd.Dir = dir
+	cmd.Env = env
+	out, err := cmd.CombinedOutput()
+	return string(out), err
+}
+
+var (
+	buildLine     = regexp.MustCompile(`Building (CUDA|CXX) object (\S+)`)
+	translateLine = regexp.MustCompile(`hipgen: translating (\S+)`)
+)
+
+// matches returns the first group of every match of re in out.
+func matches(re *regexp.Regexp, out string, group int) []string {
+	var r []string
+	for _, m := range re.FindAllStringSubmatch(out, -1) {
+		r = append(r, m[group])
+	}
+	return r
+}
+
+// backendCase is what differs between the CUDA and HIP builds.
+type backendCase struct {
+	backend  string
+	archLine string // the configure message naming the architectures
+	args     func(t *testing.T, launcher []string) []string
+	objExt   string // object name suffix of an edited .cu file's compile
+}
+
+var cudaCase = backendCase{
+	backend:  "CUDA",
+	archLine: "cuda archs 80,90 (from HIPGEN_CUDA_ARCHS)",
+	args: func(t *testing.T, launcher []string) []string {
+		return []string{"-DHIPGEN_CUDA_ARCHS=" + testCUDAArchs, "-DCMAKE_CUDA_COMPILER_LAUNCHER=" + strings.Join(launcher, ";")}
+	},
+	objExt: ".cu.o",
+}
+
+var hipCase = backendCase{
+	backend:  "HIP",
+	archLine: "rocm archs gfx1030,gfx90a (from HIPGEN_ROCM_ARCHS)",
+	args: func(t *testing.T, launcher []string) []string {
+		return []string{"-DHIPGEN_ROCM_ARCHS=" + testROCmArchs, "-DHIPGEN_TRANSLATE=BUILD",
+			"-DHIPGEN_EXECUTABLE=" + hipgenBinary(t), "-DCMAKE_CXX_COMPILER_LAUNCHER=" + strings.Join(launcher, ";")}
+	},
+	objExt: ".hip.o",
+}
+
+func TestBuildCUDA(t *testing.T) {
+	requireTools(t, "cmake", "nvcc")
+	for _, name := range examples(t) {
+		t.Run(name, func(t *testing.T) { buildExample(t, name, cudaCase) })
+	}
+}
+
+func TestBuildHIP(t *testing.T) {
+	requireTools(t, "cmake", "hipcc")
+	for _, name := range examples(t) {
+		t.Run(name, func(t *testing.T) { buildExample(t, name, hipCase) })
+	}
+}
+
+// buildExample configures, builds and tests one example for one backend,
+// then checks incremental rebuilds and installation.
+func buildExample(t *testing.T, name string, bc backendCase) {
+	root, p := copyProject(t, name)
+	env := testEnv()
+	launcherLog := filepath.Join(root, "launcher.log")
+	launcherScript, _ := filepath.Abs(filepath.Join("testdata", "launcher", "record-launcher.sh"))
+	launcher := []string{"sh", launcherScript, launcherLog}
+	args := append([]string{"-S", ".", "-B", "out", "-DHIPGEN_GPU_BACKEND=" + bc.backend}, bc.args(t, launcher)...)
+	conf := runIn(t, root, env, "cmake", args...)
+	for _, want := range []string{
+		"hipgen: " + p.Name + ": GPU backend " + bc.backend + " (HIPGEN_GPU_BACKEND=" + bc.backend + ")",
+		"hipgen: " + p.Name + ": " + bc.archLine,
+	} {
+		if !strings.Contains(conf, want) {
+			t.Errorf("configure output lacks %q:\n%s", want, conf)
+		}
+	}
+	first := runIn(t, root, env, "cmake", "--build", "out", "-j2")
+	if len(matches(buildLine, first, 2)) == 0 {
+		t.Fatalf("first build compiled nothing:\n%s", first)
+	}
+	if log, err := os.ReadFile(launcherLog); err != nil || len(log) == 0 {
+		t.Errorf("the compiler launcher was not used (%v)", err)
+	}
+	checkCTest(t, root, env, p, bc.backend)
+
+	// A second build with no change does nothing: no rule is always stale.
+	again := runIn(t, root, env, "cmake", "--build", "out", "-j2")
+	if b, tr := matches(buildLine, again, 2), matches(translateLine, again, 1); len(b)+len(tr) > 0 {
+		t.Errorf("no-op rebuild compiled %v and translated %v:\n%s", b, tr, again)
+	}
+
+	// Editing one .cu re-translates (HIP) and recompiles exactly that file.
+	edited := firstCUSource(t, p)
+	f, err := os.OpenFile(filepath.Join(root, filepath.FromSlash(edited)), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fmt.Fprintf(f, "\n// edited by the rebuild test\n")
+	f.Close()
+	rebuilt := runIn(t, root, env, "cmake", "--build", "out", "-j2")
+	compiled := matches(buildLine, rebuilt, 2)
+	if len(compiled) != 1 || !strings.HasSuffix(compiled[0], strings.TrimSuffix(filepath.Base(edited), ".cu")+bc.objExt) {
+		t.Errorf("after editing %s the build compiled %v, want exactly that file:\n%s", edited, compiled, rebuilt)
+	}
+	translated := matches(translateLine, rebuilt, 1)
+	if bc.backend == "HIP" && (len(translated) != 1 || translated[0] != edited) {
+		t.Errorf("after editing %s the build translated %v, want exactly that file:\n%s", edited, translated, rebuilt)
+	}
+	if bc.backend == "CUDA" && len(translated) != 0 {
+		t.Errorf("the CUDA build translated %v", translated)
+	}
+	checkInstall(t, root, env, p, bc.backend)
+}
+
+// firstCUSource is the first .cu source of the first library (else of any
+// target).
+func firstCUSource(t *testing.T, p *model.Project) string {
+	t.Helper()
+	var fallback string
+	for _, tg := range p.Targets {
+		for _, s := range tg.Srcs {
+			if strings.HasSuffix(s, ".cu") {
+				if tg.Kind == model.KindLibrary {
+					return s
+				}
+				if fallback == "" {
+					fallback = s
+				}
+			}
+		}
+	}
+	if fallback == "" {
+		t.Fatal("no .cu source in the project")
+	}
+	return fallback
+}
+
+// checkCTest runs ctest: every test target must be registered, and on a
+// machine without a GPU every one must be reported skipped (exit 77).
+func checkCTest(t *testing.T, root string, env []string, p *model.Project, backend string) {
+	t.Helper()
+	var tests []string
+	for _, tg := range p.Targets {
+		if tg.Kind == model.KindTest {
+			tests = append(tests, tg.Name)
+		}
+	}
+	if len(tests) == 0 {
+		return
+	}
+	out := runIn(t, filepath.Join(root, "out"), env, "ctest", "--output-on-failure", "--no-tests=error")
+	gpu := hasGPU(backend)
+	for _, name := range tests {
+		skipped := regexp.MustCompile(`\d+ - ` + regexp.QuoteMeta(name) + ` \(Skipped\)`).MatchString(out)
+		passed := regexp.MustCompile(regexp.QuoteMeta(name) + ` \.+\s+Passed`).MatchString(out)
+		switch {
+		case !gpu && !skipped:
+			t.Errorf("no GPU here, yet ctest did not report %s skipped:\n%s", name, out)
+		case gpu && !passed:
+			t.Errorf("ctest did not report %s passed on this GPU machine:\n%s", name, out)
+		}
+	}
+}
+
+// hasGPU reports whether this machine has a GPU the backend's test
+// programs can use.
+func hasGPU(backend string) bool {
+	if backend == "CUDA" {
+		out, err := exec.Command("nvidia-smi", "-L").Output()
+		return err == nil && strings.Contains(string(out), "GPU ")
+	}
+	_, err := os.Stat("/dev/kfd")
+	return err == nil
+}
+
+// checkInstall installs the build and, for vecadd, builds the downstream
+// project in testdata against it with find_package().
+func checkInstall(t *testing.T, root string, env []string, p *model.Project, backend string) {
+	t.Helper()
+	prefix := filepath.Join(root, "prefix")
+	runIn(t, root, env, "cmake", "--install", "out", "--prefix", prefix)
+	config := filepath.Join(prefix, "lib", "cmake", p.Name, p.Name+"Config.cmake")
+	if _, err := os.Stat(config); err != nil {
+		t.Fatalf("no package config installed: %v", err)
+	}
+	if p.Name != "vecadd" {
+		return
+	}
+	ds, _ := filepath.Abs(filepath.Join("testdata", "downstream"))
+	conf := runIn(t, root, env, "cmake", "-S", ds, "-B", "downstream", "-DCMAKE_PREFIX_PATH="+prefix)
+	if want := "downstream: vecadd for " + backend; !strings.Contains(conf, want) {
+		t.Errorf("downstream configure lacks %q:\n%s", want, conf)
+	}
+	runIn(t, root, env, "cmake", "--build", "downstream")
+	out, err := tryIn(root, env, filepath.Join(root, "downstream", "use_vecadd"))
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	if want := map[bool]int{true: 0, false: 77}[hasGPU(backend)]; code != want {
+		t.Errorf("use_vecadd exited %d, want %d:\n%s", code, want, out)
+	}
+}
