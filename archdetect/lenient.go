@@ -65,7 +65,7 @@ func parseROCmToken(t string) (string, error) {
 	// Offload bundles and rocminfo spell targets as full triples.
 	s = strings.TrimPrefix(s, "amdgcn-amd-amdhsa--")
 	s = strings.TrimPrefix(s, "amdgcn-amd-amdhsa-")
-	return CanonicalROCm(s)
+	return canonicalROCm(t, s)
 }
 
 var (

@@ -18,6 +18,9 @@ type Request struct {
 	Flag []string
 	// Defaults are the manifest's archs for this backend (strict spelling).
 	Defaults []string
+	// NoDetect skips host detection, for hermetic builds whose result
+	// must not depend on the GPUs of the machine they run on.
+	NoDetect bool
 }
 
 // Choice is the resolved list and how it was reached.
@@ -91,6 +94,13 @@ func Resolve(h Host, r Request) (Choice, error) {
 	explicit, native, err := resolveExplicit(h, r, &c)
 	if err != nil || explicit {
 		return c, err
+	}
+	if r.NoDetect {
+		c.Steps = append(c.Steps, Step{Source: "host detection", Note: "skipped: detection turned off"})
+		if native != "" {
+			return c, fmt.Errorf("%w for %s: %s=native asks for detection, which is turned off", ErrNoArch, r.Backend, native)
+		}
+		return resolveDefaults(r, c)
 	}
 	archs, steps := Detect(h, r.Backend)
 	c.Steps = append(c.Steps, steps...)

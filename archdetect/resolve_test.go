@@ -171,3 +171,16 @@ func TestResolveUnknownBackend(t *testing.T) {
 		t.Error("Resolve accepted backend metal")
 	}
 }
+
+// NoDetect keeps a build hermetic: the host's GPUs are not looked at.
+func TestResolveNoDetect(t *testing.T) {
+	c, err := Resolve(fixtureHost(t, "standin-mi300x", nil), Request{Backend: ROCm, Defaults: []string{"gfx90a"}, NoDetect: true})
+	checkChoice(t, "no detection", c, err, ManifestSource, "gfx90a")
+	if n := stepNote(c, "host detection"); n != "skipped: detection turned off" {
+		t.Errorf("host detection step: %q", n)
+	}
+	_, err = Resolve(fixtureHost(t, "standin-mi300x", map[string]string{"CMAKE_HIP_ARCHITECTURES": "native"}), Request{Backend: ROCm, NoDetect: true})
+	if !errors.Is(err, ErrNoArch) || !strings.Contains(err.Error(), "CMAKE_HIP_ARCHITECTURES=native asks for detection, which is turned off") {
+		t.Errorf("native with detection off: %v", err)
+	}
+}

@@ -30,14 +30,18 @@ var (
 // writes them). It is the strict form accepted in manifests; the error
 // names the closest known target.
 func CanonicalROCm(s string) (string, error) {
-	t := strings.TrimSpace(s)
+	return canonicalROCm(s, strings.TrimSpace(s))
+}
+
+// canonicalROCm checks t and names s, what the user wrote, in errors.
+func canonicalROCm(s, t string) (string, error) {
 	m := amdTargetRe.FindStringSubmatch(t)
 	if m == nil {
-		return "", fmt.Errorf("%w %q: %s", ErrUnknownArch, s, suggestROCm(t))
+		return "", fmt.Errorf("%w %q: %s", ErrUnknownArch, s, suggestROCm(s))
 	}
 	in, ok := byArch[m[1]]
 	if !ok || in.Backend != ROCm {
-		return "", fmt.Errorf("%w %q: %s", ErrUnknownArch, s, suggestROCm(t))
+		return "", fmt.Errorf("%w %q: %s", ErrUnknownArch, s, suggestROCm(s))
 	}
 	if m[2] == "" {
 		return in.Arch, nil

@@ -125,7 +125,7 @@ func runArch(e *env, o *archOptions) int {
 }
 
 // archHost is the real machine seen through e, optionally with /sys
-// elsewhere, and without detection when --detect=false.
+// elsewhere.
 func archHost(e *env, o *archOptions) (archdetect.Host, int) {
 	h := archdetect.RealHost()
 	h.Getenv = e.Getenv
@@ -138,12 +138,6 @@ func archHost(e *env, o *archOptions) (archdetect.Host, int) {
 			return h, e.errorf(exitUsage, "arch: --sysroot %s: not a directory", o.sysroot)
 		}
 		h.Root = dir
-	}
-	if !o.detect {
-		h.Root = filepath.Join(string(filepath.Separator), "nonexistent-sysroot-detection-off")
-		h.LookPath = func(name string) (string, error) {
-			return "", errors.New("detection turned off by --detect=false")
-		}
 	}
 	return h, exitOK
 }
@@ -166,14 +160,11 @@ func resolveOne(e *env, h archdetect.Host, o *archOptions, b archdetect.Backend,
 	if b == archdetect.CUDA {
 		flagVals = o.cudaArch
 	}
-	c, err := archdetect.Resolve(h, archdetect.Request{Backend: b, Flag: flagVals, Defaults: defaults})
+	c, err := archdetect.Resolve(h, archdetect.Request{Backend: b, Flag: flagVals, Defaults: defaults, NoDetect: !o.detect})
 	for i := range c.Steps {
 		s := &c.Steps[i]
 		if manifestNote != "" && s.Source == archdetect.ManifestSource && s.Note == "none set" {
 			s.Note = manifestNote
-		}
-		if !o.detect && strings.HasPrefix(s.Note, "detection turned off") {
-			s.Note = "skipped: --detect=false"
 		}
 	}
 	r := archResult{Backend: b, Archs: c.Archs, Steps: c.Steps}

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
@@ -63,9 +64,9 @@ type gpuReport struct {
 // doctorProbes run in parallel (the HIP probe compiles several times) and
 // report in this order.
 var doctorProbes = []func(h archdetect.Host) toolReport{
-	func(h archdetect.Host) toolReport { return compilerReport(h, "hipcc") },
+	func(h archdetect.Host) toolReport { return compilerReport(h, overridden(h, "hipcc", "HIPGEN_HIPCC")) },
 	func(h archdetect.Host) toolReport { return compilerReport(h, findClang(h)) },
-	func(h archdetect.Host) toolReport { return compilerReport(h, "nvcc") },
+	func(h archdetect.Host) toolReport { return compilerReport(h, overridden(h, "nvcc", "HIPGEN_NVCC")) },
 	func(h archdetect.Host) toolReport {
 		return versionReport(h, "cmake", `cmake version (\S+)`, "--version")
 	},
@@ -100,10 +101,9 @@ func runDoctor(e *env, format string) int {
 	} else {
 		printDoctor(e.Stdout, rep)
 	}
-	for _, t := range rep.Tools[:3] {
-		if t.Found && len(t.Archs) > 0 {
-			return exitOK
-		}
+	// hipcc and nvcc are what builds use; a bare clang does not count.
+	if hipcc, nvcc := rep.Tools[0], rep.Tools[2]; len(hipcc.Archs) > 0 || len(nvcc.Archs) > 0 {
+		return exitOK
 	}
 	return e.errorf(exitFailures, "doctor: no working GPU compiler: install ROCm's hipcc or the CUDA toolkit's nvcc")
 }
@@ -148,7 +148,7 @@ func printDoctor(w io.Writer, rep doctorReport) {
 // shows exactly the supported set the arch check uses.
 func compilerReport(h archdetect.Host, name string) toolReport {
 	tc, err := archdetect.ProbeCompiler(h, name)
-	r := toolReport{Name: name, Found: tc.Path != "", Path: tc.Path, Version: tc.Version, Archs: tc.Archs}
+	r := toolReport{Name: filepath.Base(name), Found: tc.Path != "", Path: tc.Path, Version: tc.Version, Archs: tc.Archs}
 	if tc.Detail != "" {
 		r.Version += " (" + tc.Detail + ")"
 	}
@@ -156,6 +156,15 @@ func compilerReport(h archdetect.Host, name string) toolReport {
 		r.Note = err.Error()
 	}
 	return r
+}
+
+// overridden is the compiler builds use: $HIPGEN_HIPCC or $HIPGEN_NVCC
+// when set, as 'hipgen build' does.
+func overridden(h archdetect.Host, name, variable string) string {
+	if v := h.Getenv(variable); v != "" {
+		return v
+	}
+	return name
 }
 
 // findClang prefers plain clang, then the newest versioned one
