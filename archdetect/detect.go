@@ -50,12 +50,18 @@ func Detect(h Host, b Backend) ([]string, []Step) {
 		archs, st := s.find(h)
 		st.Source = s.name
 		steps = append(steps, st)
-		if len(archs) > 0 {
-			for _, rest := range sources[i+1:] {
-				steps = append(steps, Step{Source: rest.name, Note: "not consulted: " + s.name + " found GPUs"})
-			}
-			return archs, steps
+		why := s.name + " found GPUs"
+		if len(archs) == 0 && strings.Contains(st.Note, "keeps 0 of") {
+			// The user hid every GPU; the tools after KFD do not honour
+			// the *_VISIBLE_DEVICES variables and would undo that.
+			why = s.name + " shows the GPUs are hidden"
+		} else if len(archs) == 0 {
+			continue
 		}
+		for _, rest := range sources[i+1:] {
+			steps = append(steps, Step{Source: rest.name, Note: "not consulted: " + why})
+		}
+		return archs, steps
 	}
 	return nil, steps
 }

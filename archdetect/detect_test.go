@@ -46,6 +46,9 @@ func TestDetectStandins(t *testing.T) {
 			source: "KFD sysfs", want: []string{"gfx90a"}},
 		{dir: "standin-mixed-mi210-rx7900xtx", b: ROCm, env: map[string]string{"ROCR_VISIBLE_DEVICES": "-1"},
 			want: nil, wantMsg: "keeps 0 of 2"},
+		// Hidden GPUs stay hidden: rocm_agent_enumerator would list them.
+		{dir: "standin-mi300x", b: ROCm, env: map[string]string{"HIP_VISIBLE_DEVICES": "-1"},
+			want: nil, wantMsg: "not consulted: KFD sysfs shows the GPUs are hidden"},
 		{dir: "standin-cpu-only", b: ROCm, want: nil, wantMsg: "lists only CPU nodes"},
 		{dir: "standin-tools-gfx000-only", b: ROCm, want: nil, wantMsg: "ran, but reported no GPU"},
 		{dir: "standin-rocminfo-mi250x", b: ROCm, source: "rocminfo", want: []string{"gfx90a"}},
