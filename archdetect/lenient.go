@@ -1,6 +1,7 @@
 package archdetect
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
 	"slices"
@@ -48,7 +49,40 @@ func ParseList(b Backend, value string) (archs, notes []string, err error) {
 		archs = append(archs, a...)
 		notes = append(notes, n...)
 	}
-	return SortArchs(archs), notes, nil
+	archs = SortArchs(archs)
+	if err := CheckCombination(archs); err != nil {
+		return nil, nil, err
+	}
+	return archs, notes, nil
+}
+
+// ErrArchConflict means target IDs that cannot be built in one compile.
+var ErrArchConflict = errors.New("conflicting AMD target IDs")
+
+// CheckCombination rejects AMD target IDs that clang refuses to build
+// together: for one processor, every ID must name the same features
+// ("gfx90a:xnack-" and "gfx90a:xnack+" go together, "gfx90a" and
+// "gfx90a:xnack-" do not).
+func CheckCombination(archs []string) error {
+	first := map[string]string{} // processor -> first target ID seen
+	for _, a := range archs {
+		proc, feats, _ := strings.Cut(a, ":")
+		prev, ok := first[proc]
+		if !ok {
+			first[proc] = a
+			continue
+		}
+		_, prevFeats, _ := strings.Cut(prev, ":")
+		if featureNames(prevFeats) != featureNames(feats) {
+			return fmt.Errorf("%w: %s and %s cannot be built together: for one processor, a feature must be set in every target ID or in none", ErrArchConflict, prev, a)
+		}
+	}
+	return nil
+}
+
+// featureNames drops the +/- signs: "sramecc+:xnack-" -> "sramecc:xnack".
+func featureNames(feats string) string {
+	return strings.NewReplacer("+", "", "-", "").Replace(feats)
 }
 
 // SortArchs sorts and deduplicates in plain byte order, the order the

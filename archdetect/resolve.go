@@ -203,6 +203,10 @@ func resolveDefaults(r Request, c Choice) (Choice, error) {
 		archs = append(archs, a)
 	}
 	archs = SortArchs(archs)
+	if err := CheckCombination(archs); err != nil {
+		c.Steps = append(c.Steps, Step{Source: ManifestSource, Value: strings.Join(r.Defaults, ","), Note: err.Error()})
+		return c, fmt.Errorf("manifest %s.archs: %w", r.Backend, err)
+	}
 	c.Steps = append(c.Steps, Step{Source: ManifestSource, Value: strings.Join(r.Defaults, ","), Archs: archs, Used: true})
 	c.Archs, c.Source = archs, ManifestSource
 	return c, nil

@@ -110,6 +110,10 @@ func TestResolveDefaultsLast(t *testing.T) {
 	if c.Line() != "rocm archs gfx90a,gfx942:sramecc+:xnack- (from manifest default)" {
 		t.Errorf("Line() = %q", c.Line())
 	}
+	_, err = Resolve(fixtureHost(t, "", nil), Request{Backend: ROCm, Defaults: []string{"gfx90a", "gfx90a:xnack+"}})
+	if err == nil || !strings.Contains(err.Error(), "manifest rocm.archs: ") || !strings.Contains(err.Error(), "cannot be built together") {
+		t.Errorf("conflicting target IDs in the manifest: %v", err)
+	}
 	_, err = Resolve(fixtureHost(t, "", nil), Request{Backend: CUDA, Defaults: []string{"sm_80", "9.0"}})
 	if err == nil || !strings.Contains(err.Error(), "manifest cuda.archs[1]") || !strings.Contains(err.Error(), `write "sm_90"`) {
 		t.Errorf("a lenient spelling in the manifest must be rejected with its position, got %v", err)

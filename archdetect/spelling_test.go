@@ -110,6 +110,7 @@ func TestParseList(t *testing.T) {
 		{CUDA, "compute_90,sm_100a,sm90,12.0f", []string{"sm_100a", "sm_120f", "sm_90"}, 0},
 		{CUDA, "native", []string{Native}, 0},
 		{ROCm, "NATIVE", []string{Native}, 0},
+		{ROCm, "gfx90a:xnack- gfx90a:xnack+ gfx942", []string{"gfx90a:xnack+", "gfx90a:xnack-", "gfx942"}, 0}, // clang accepts both signs
 	} {
 		got, notes, err := ParseList(tc.b, tc.in)
 		if err != nil || !slices.Equal(got, tc.want) || len(notes) != tc.wantNotes {
@@ -134,9 +135,11 @@ func TestParseListErrors(t *testing.T) {
 		{CUDA, "Kepler", "want sm_XX"},
 		{CUDA, "3.5", "sm_35 is older than sm_60"},
 		{CUDA, "8.0a", `sm_80 has no "a" variant`},
+		{ROCm, "gfx90a;gfx90a:xnack-", "gfx90a and gfx90a:xnack- cannot be built together"},
+		{ROCm, "gfx942:sramecc+ gfx942:xnack-", "gfx942:sramecc+ and gfx942:xnack- cannot be built together"},
 	} {
 		_, _, err := ParseList(tc.b, tc.in)
-		if err == nil || !errors.Is(err, ErrUnknownArch) || !strings.Contains(err.Error(), tc.wantMsg) {
+		if err == nil || !errors.Is(err, ErrUnknownArch) && !errors.Is(err, ErrArchConflict) || !strings.Contains(err.Error(), tc.wantMsg) {
 			t.Errorf("ParseList(%s, %q) error %v; want it to say %q", tc.b, tc.in, err, tc.wantMsg)
 		}
 	}
