@@ -24,7 +24,8 @@ an empty file, so the list is what a build would accept): hipcc, clang, nvcc,
 cmake, bazel, python3 and PyTorch. It also shows the GPUs found on this host
 and HIP-CPU (HIP_CPU_ROOT), which runs HIP code on the CPU.
 
-Exit status 1 when no GPU compiler (hipcc, clang or nvcc) is installed.
+Exit status 1 when neither hipcc nor nvcc works (a bare clang does not
+count: builds use hipcc and nvcc).
 `,
 	flags: func(fs *flag.FlagSet) func(e *env, args []string) int {
 		format := fs.String("format", "text", "output `format`: text or json")
