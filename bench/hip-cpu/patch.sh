@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# Corrects the sub-warp shuffles of a local copy of ROCm's HIP-CPU so that it
+# can serve as an oracle for translated warp-level code.
+#
+# Upstream's __shfl, __shfl_up, __shfl_down and __shfl_xor compare the
+# absolute source lane with the width, so every shuffle with a width below 64
+# returns wrong values outside the first width-sized segment of the
+# wavefront. This rewrites the four helpers in
+# src/include/hip/detail/intrinsics.hpp to follow AMD's hardware semantics
+# (amd_warp_functions.h: the source lane is confined to the caller's segment,
+# out-of-segment sources return the caller's own value, and the permute
+# index wraps at the wavefront size).
+#
+# Usage: bench/hip-cpu/patch.sh HIP_CPU_ROOT
+# It edits only the copy under HIP_CPU_ROOT (never commit that copy), and is
+# idempotent: an already patched copy is left alone.
+set -euo pipefail
+
+root=${1:?usage: patch.sh HIP_CPU_ROOT}
+file=$root/src/include/hip/detail/intrinsics.hpp
+[ -f "$file" ] || { echo "patch.sh: $file not found; is $root a HIP-CPU checkout?" >&2; exit 2; }
+if grep -q 'hipgen-patched' "$file"; then
+  echo "patch.sh: $file already patched"
+  exit 0
+fi
+
+python3 - "$file" <<'PY'
+import re, sys
+
+path = sys.argv[1]
+src = open(path).read()
+
+# Shared prologue/epilogue: publish the value, wait for the wavefront, read
+# the chosen lane, wait again so the scratchpad can be reused.
+def body(name, params, index):
+    return f"""T {name}(T x, {params}, std::int32_t w) noexcept
+        {{   // hipgen-patched: AMD semantics, lanes confined to their segment.
+            const auto tidx{{static_cast<std::int32_t>(id(Fiber::this_fiber()) % warpSize)}};
+
+            Tile::scratchpad<T>()[tidx] = x;
+
+            Tile::this_tile().barrier();
+
+            {index}
+            const auto r{{Tile::scratchpad<T>()[sidx & (warpSize - 1)]}};
+
+            Tile::this_tile().barrier();
+
+            return r;
+        }}"""
+
+repl = {
+    "shuffle": body("shuffle", "std::int32_t src",
+        "const std::int32_t sidx{src + (tidx & ~(w - 1))};"),
+    "shuffle_down": body("shuffle_down", "std::int32_t dx",
+        "const std::int32_t sidx{((tidx & (w - 1)) + dx) >= w ? tidx : tidx + dx};"),
+    "shuffle_up": body("shuffle_up", "std::int32_t dx",
+        "const std::int32_t sidx{(tidx - dx) < (tidx & ~(w - 1)) ? tidx : tidx - dx};"),
+    "shuffle_xor": body("shuffle_xor", "std::int32_t src",
+        "const std::int32_t sidx{(tidx ^ src) >= ((tidx + w) & ~(w - 1)) ? tidx : (tidx ^ src)};"),
+}
+
+count = 0
+for name, new in repl.items():
+    # Each upstream helper runs from "T name(T x," to the first line that is
+    # exactly the closing brace of a member at this indentation.
+    pat = re.compile(r"T " + name + r"\(T x,.*?\n        \}", re.S)
+    src, n = pat.subn(lambda m: new, src, count=1)
+    if n != 1:
+        sys.exit(f"patch.sh: could not find {name} in {path}")
+    count += n
+
+open(path, "w").write(src)
+print(f"patch.sh: patched {count} shuffle helpers in {path}")
+PY

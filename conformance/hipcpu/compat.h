@@ -1,0 +1,40 @@
+// Device functions that ROCm's HIP-CPU lacks and that HIP code for AMD GPUs
+// (ROCm 5.2) may call. The conformance test force-includes this header after
+// <hip/hip_runtime.h> when it runs translated programs on HIP-CPU; it is
+// part of the oracle, not of hipgen's output.
+//
+// HIP-CPU runs the threads of a block as fibers that switch only at
+// barriers, so a wavefront's lanes are not in lockstep. The functions below
+// assume what HIP-CPU's own collectives assume: every lane of the wavefront
+// present in the block reaches them (converged control flow).
+#pragma once
+
+#include <hip/hip_runtime.h>
+
+#include <cstdint>
+
+namespace hipgen_conformance {
+// linear_thread returns the calling thread's index within its block.
+inline std::uint32_t linear_thread() noexcept
+{
+    return threadIdx.x + threadIdx.y * blockDim.x +
+           threadIdx.z * blockDim.x * blockDim.y;
+}
+} // namespace hipgen_conformance
+
+// __lane_id is the lane within the 64-wide wavefront.
+inline unsigned int __lane_id() noexcept
+{
+    return hipgen_conformance::linear_thread() % warpSize;
+}
+
+// __activemask is every lane of the wavefront that exists in the block: the
+// last wavefront of a block whose size is not a multiple of 64 is partial.
+// Converged code is all the oracle can model, so the mask is exact there.
+inline std::uint64_t __activemask() noexcept
+{
+    const std::uint32_t threads = blockDim.x * blockDim.y * blockDim.z;
+    const std::uint32_t first = hipgen_conformance::linear_thread() / warpSize * warpSize;
+    const std::uint32_t lanes = threads - first < warpSize ? threads - first : warpSize;
+    return lanes >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << lanes) - 1;
+}
