@@ -55,8 +55,12 @@ type Result struct {
 	// Invocations counts compiler, archiver and linker runs; zero on a
 	// no-op or fully cached build.
 	Invocations int64
-	Actions     int
-	Elapsed     time.Duration
+	// Actions counts planned steps; Cached those restored from the cache
+	// or already up to date; Skipped those not run after a failure.
+	Actions int
+	Cached  int
+	Skipped int
+	Elapsed time.Duration
 }
 
 // OK reports whether the build produced everything it planned.
@@ -131,6 +135,8 @@ func Build(ctx context.Context, o Options) (*Result, error) {
 	})
 	res.Invocations = x.invocations.Load()
 	res.Actions = len(actions)
+	res.Cached = int(x.cached.Load())
+	res.Skipped = int(x.skipped.Load())
 	if x.cache.misses.Load() > 0 {
 		if _, err := x.cache.Trim(); err != nil {
 			return res, err

@@ -2,6 +2,7 @@ package builder
 
 import (
 	"bytes"
+	"crypto/rand"
 	"context"
 	"errors"
 	"fmt"
@@ -29,10 +30,11 @@ type executor struct {
 	start     time.Time
 
 	invocations atomic.Int64
+	cached      atomic.Int64
+	skipped     atomic.Int64
 	done        atomic.Int64
 	total       int
 	stopped     atomic.Bool
-	tmpSeq      atomic.Int64
 
 	mu       sync.Mutex
 	failures []Failure
@@ -92,6 +94,12 @@ func (x *executor) run(ctx context.Context, actions []*action) {
 
 func (x *executor) finish(a *action, event string, cached bool, d time.Duration, msg string) {
 	n := int(x.done.Add(1))
+	switch {
+	case cached:
+		x.cached.Add(1)
+	case event == "skip":
+		x.skipped.Add(1)
+	}
 	x.progress.Event(Event{
 		Event: event, Platform: a.tc.Platform, Target: a.target.Name, Step: string(a.kind),
 		File: a.display, Cached: cached, Seconds: d.Seconds(), Done: n, Total: x.total,
@@ -150,7 +158,7 @@ func (x *executor) runAction(ctx context.Context, a *action) bool {
 		}
 	}
 	x.cache.misses.Add(1)
-	tmp := fmt.Sprintf("%s.tmp%d.%d", out, os.Getpid(), x.tmpSeq.Add(1))
+	tmp := tempName(out)
 	dep := tmp + ".d"
 	defer os.Remove(tmp)
 	defer os.Remove(dep)
@@ -208,6 +216,16 @@ func (x *executor) runAction(ctx context.Context, a *action) bool {
 	x.hasher.forget(out)
 	x.finish(a, "done", false, time.Since(t0), msg)
 	return true
+}
+
+// tmpSeq numbers temporary outputs within this process; with the pid and
+// a random part the names are unique across concurrent builds.
+var tmpSeq atomic.Int64
+
+func tempName(out string) string {
+	var b [4]byte
+	_, _ = rand.Read(b[:])
+	return fmt.Sprintf("%s.tmp%d.%d.%x", out, os.Getpid(), tmpSeq.Add(1), b)
 }
 
 // cleanToolOutput replaces the temporary output name with the real one, so

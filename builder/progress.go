@@ -39,18 +39,19 @@ type Progress interface {
 	Close()
 }
 
-// NewProgress picks the reporter: a JSON event stream, a live status line
-// when w is a terminal, or plain lines.
-func NewProgress(w io.Writer, jsonStream bool) Progress {
+// NewProgress picks the reporter: a JSON event stream on w, a live status
+// line when w is a terminal, or plain lines. Compiler messages go to msgs
+// (standard error) in the text modes and inside events in JSON.
+func NewProgress(w, msgs io.Writer, jsonStream bool) Progress {
 	if jsonStream {
 		return &jsonProgress{enc: json.NewEncoder(w)}
 	}
 	if f, ok := w.(*os.File); ok {
 		if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 && os.Getenv("TERM") != "dumb" {
-			return newLiveProgress(w)
+			return newLiveProgress(w, msgs)
 		}
 	}
-	return &plainProgress{w: w}
+	return &plainProgress{w: w, msgs: msgs}
 }
 
 type jsonProgress struct {
@@ -68,8 +69,9 @@ func (p *jsonProgress) Close() {}
 
 // plainProgress prints one line per finished step, for logs and CI.
 type plainProgress struct {
-	mu sync.Mutex
-	w  io.Writer
+	mu   sync.Mutex
+	w    io.Writer
+	msgs io.Writer
 }
 
 func (p *plainProgress) Event(e Event) {
@@ -86,7 +88,7 @@ func (p *plainProgress) Event(e Event) {
 		}
 		fmt.Fprintln(p.w, line)
 		if e.Message != "" {
-			fmt.Fprintln(p.w, strings.TrimRight(e.Message, "\n"))
+			fmt.Fprintln(p.msgs, strings.TrimRight(e.Message, "\n"))
 		}
 	case "note":
 		fmt.Fprintln(p.w, e.Message)
@@ -110,6 +112,7 @@ func (p *plainProgress) Close() {}
 type liveProgress struct {
 	mu      sync.Mutex
 	w       io.Writer
+	msgs    io.Writer
 	start   time.Time
 	done    int
 	total   int
@@ -118,8 +121,8 @@ type liveProgress struct {
 	stopped sync.Once
 }
 
-func newLiveProgress(w io.Writer) *liveProgress {
-	p := &liveProgress{w: w, start: time.Now(), stop: make(chan struct{})}
+func newLiveProgress(w, msgs io.Writer) *liveProgress {
+	p := &liveProgress{w: w, msgs: msgs, start: time.Now(), stop: make(chan struct{})}
 	go func() {
 		t := time.NewTicker(200 * time.Millisecond)
 		defer t.Stop()
@@ -159,7 +162,7 @@ func (p *liveProgress) Event(e Event) {
 			// Messages scroll above the status line.
 			fmt.Fprintf(p.w, "\r\x1b[K%s %s %s%s\n", e.Step, e.Platform, e.File, map[bool]string{true: " FAILED"}[e.Event == "fail"])
 			if e.Message != "" {
-				fmt.Fprintln(p.w, strings.TrimRight(e.Message, "\n"))
+				fmt.Fprintln(p.msgs, strings.TrimRight(e.Message, "\n"))
 			}
 		}
 	case "note":

@@ -136,7 +136,7 @@ func setupBuild(ctx context.Context, e *env, f *buildFlags, targets []string, on
 	if err != nil {
 		return nil, e.errorf(exitUsage, "%v", err)
 	}
-	progress := builder.NewProgress(e.Stdout, f.json)
+	progress := builder.NewProgress(e.Stdout, e.Stderr, f.json)
 	note := func(format string, args ...any) {
 		progress.Event(builder.Event{Event: "note", Message: fmt.Sprintf(format, args...)})
 	}
@@ -318,9 +318,15 @@ func (s *buildSession) build(ctx context.Context, e *env) (*builder.Result, int)
 		}
 		fmt.Fprintf(e.Stderr, "hipgen: %s %s: %s failed\n", f.Platform, f.Target, f.File)
 	}
-	compiled := res.Invocations
 	if !s.flags.json {
-		fmt.Fprintf(e.Stdout, "%d steps, %d ran, %d from cache or up to date, %.2fs\n", res.Actions, compiled, int64(res.Actions)-compiled-int64(len(res.Failures)), res.Elapsed.Seconds())
+		line := fmt.Sprintf("%d steps: %d built, %d cached or up to date", res.Actions, res.Invocations, res.Cached)
+		if len(res.Failures) > 0 {
+			line += fmt.Sprintf(", %d failed", len(res.Failures))
+		}
+		if res.Skipped > 0 {
+			line += fmt.Sprintf(", %d skipped", res.Skipped)
+		}
+		fmt.Fprintf(e.Stdout, "%s (%.2fs)\n", line, res.Elapsed.Seconds())
 	}
 	if !res.OK() {
 		if diag.HasErrors(res.Diagnostics) {

@@ -89,7 +89,7 @@ Exit status 1 when a test failed, crashed, timed out or did not build.
 // reported as not built rather than silently dropped.
 func runTests(ctx context.Context, e *env, s *buildSession, res *builder.Result, timeout time.Duration) []builder.TestResult {
 	var results []builder.TestResult
-	p := builder.NewProgress(e.Stdout, s.flags.json)
+	p := builder.NewProgress(e.Stdout, e.Stderr, s.flags.json)
 	defer p.Close()
 	for _, a := range res.Artifacts {
 		if a.Kind != model.KindTest {
