@@ -146,6 +146,11 @@ func (c *checker) backend(field string, v any, canon func(string) (string, error
 		seen[ca] = true
 		b.Archs = append(b.Archs, ca)
 	}
+	if field == "rocm" {
+		if err := archdetect.CheckCombination(b.Archs); err != nil {
+			c.errorf(f, "%v", err)
+		}
+	}
 	return b
 }
 
