@@ -16,15 +16,16 @@ var deviceWords = map[string]bool{
 	"__syncthreads": true, "__launch_bounds__": true, "dim3": true,
 }
 
-// hopperWords are identifiers of Hopper and Blackwell features AMD GPUs lack.
+// hopperWords are identifiers of NVIDIA hardware features (Ampere's
+// cp.async, Hopper's TMA and clusters) that AMD GPUs lack.
 var hopperWords = map[string]string{
-	"CUtensorMap":             "tensor memory accelerator (TMA) descriptors",
-	"cuTensorMapEncodeTiled":  "tensor memory accelerator (TMA) descriptors",
-	"cuTensorMapEncodeIm2col": "tensor memory accelerator (TMA) descriptors",
-	"__pipeline_memcpy_async": "cp.async pipelines",
-	"memcpy_async":            "cp.async pipelines",
-	"__cluster_dims__":        "thread block clusters",
-	"cluster_group":           "thread block clusters",
+	"CUtensorMap":             "tensor memory accelerator (TMA) descriptors (Hopper)",
+	"cuTensorMapEncodeTiled":  "tensor memory accelerator (TMA) descriptors (Hopper)",
+	"cuTensorMapEncodeIm2col": "tensor memory accelerator (TMA) descriptors (Hopper)",
+	"__pipeline_memcpy_async": "cp.async pipelines (Ampere)",
+	"memcpy_async":            "cp.async pipelines (Ampere)",
+	"__cluster_dims__":        "thread block clusters (Hopper)",
+	"cluster_group":           "thread block clusters (Hopper)",
 }
 
 // special handles identifiers with rules beyond the table. handled is
@@ -48,6 +49,7 @@ func (t *translator) special(k int, b []byte) (next int, handled bool) {
 		if t.is(k+1, "<") && !t.is(k-1, "::") {
 			t.needRuntime = true
 			t.report(k, diag.Warning, "texture-reference", "texture references are deprecated in HIP and removed in CUDA 12; use texture objects (hipTextureObject_t)")
+			return k + 1, true
 		}
 	case "__shared__":
 		t.needRuntime = true
@@ -57,7 +59,10 @@ func (t *translator) special(k int, b []byte) (next int, handled bool) {
 		return k + 1, true
 	case "cutlass", "cute":
 		if t.is(k+1, "::") && !t.is(k-1, "::") {
-			t.report(k, diag.Error, "cutlass", s+":: CUTLASS and CuTe have no HIP port; port the kernel by hand or use a ROCm library (composable_kernel, rocWMMA, hipBLASLt)")
+			if !t.cutlassNoted {
+				t.cutlassNoted = true
+				t.report(k, diag.Error, "cutlass", s+":: CUTLASS and CuTe have no HIP port; port the kernel by hand or use a ROCm library (composable_kernel, rocWMMA, hipBLASLt)")
+			}
 			return k + 1, true
 		}
 	case "constexpr":
@@ -72,9 +77,12 @@ func (t *translator) special(k int, b []byte) (next int, handled bool) {
 	}
 	if deviceWords[s] {
 		t.needRuntime = true
+		if t.is(k+1, ".") {
+			t.builtinArgument(k)
+		}
 	}
 	if what, ok := hopperWords[s]; ok {
-		t.report(k, diag.Error, "hopper-feature", s+": "+what+" are NVIDIA Hopper/Blackwell features with no AMD equivalent; rewrite this part for ROCm")
+		t.report(k, diag.Error, "hopper-feature", s+": "+what+" are an NVIDIA hardware feature with no AMD equivalent; rewrite this part for ROCm")
 		return k + 1, true
 	}
 	if strings.Contains(s, "wgmma") {
@@ -198,4 +206,40 @@ func suppressed(names []string, check string) bool {
 		}
 	}
 	return false
+}
+
+// builtinArgument handles threadIdx.x (blockIdx, blockDim, gridDim) passed
+// whole to a member function such as tile.shfl_down(threadIdx.x, 1). In
+// CUDA it is an unsigned int; in HIP it is a proxy object that converts to
+// one, so a template parameter would be deduced as the proxy type and fail
+// to compile. The cast restores CUDA's type.
+func (t *translator) builtinArgument(k int) {
+	c := string(t.text(k + 2))
+	if c != "x" && c != "y" && c != "z" {
+		return
+	}
+	if !(t.is(k-1, "(") || t.is(k-1, ",")) || !(t.is(k+3, ")") || t.is(k+3, ",")) {
+		return
+	}
+	// Find the call's name: walk back to the unmatched '('.
+	depth := 0
+	for j := k - 1; j >= 0 && j > k-64; j-- {
+		switch string(t.text(j)) {
+		case ")", "]", "}":
+			depth++
+		case "[", "{":
+			depth--
+		case "(":
+			if depth > 0 {
+				depth--
+				continue
+			}
+			if t.tok(j-1).Kind == lex.Ident && (t.is(j-2, ".") || t.is(j-2, "->")) {
+				t.insert(int(t.tok(k).Start), "(unsigned)")
+			}
+			return
+		case ";":
+			return
+		}
+	}
 }

@@ -1,6 +1,7 @@
 package sources
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"path"
@@ -296,8 +297,17 @@ func (t *translator) findInsertPoint() int {
 	for ls > 0 && (t.src[ls-1] == ' ' || t.src[ls-1] == '\t') {
 		ls--
 	}
-	if ls == 0 || t.src[ls-1] == '\n' {
-		return ls
+	if ls != 0 && t.src[ls-1] != '\n' {
+		return off
 	}
-	return off
+	// Line comments attached to the first line of code (a hipgen:ignore,
+	// a doc comment) stay attached: insert above them.
+	for ls > 0 {
+		prev := bytes.LastIndexByte(t.src[:ls-1], '\n') + 1
+		if prev < t.oldMarker[1] || !bytes.HasPrefix(bytes.TrimLeft(t.src[prev:ls-1], " \t"), []byte("//")) {
+			break
+		}
+		ls = prev
+	}
+	return ls
 }

@@ -10,7 +10,9 @@ import (
 	"github.com/hipgen/hipgen/sources/lex"
 )
 
-// edit replaces src[start:end] with text; start == end inserts.
+// edit replaces src[start:end] with text; start == end inserts. Comments
+// inside a replaced range are carried over into the replacement (except an
+// earlier generated-file marker), so no rewrite ever loses a comment.
 type edit struct {
 	start, end int
 	text       string
@@ -47,6 +49,8 @@ type translator struct {
 	oldMarker       [2]int
 	helperRegion    bool // the output already carries hipgen's warp helpers
 	needHelpers     bool
+	fp8Noted        bool // the FP8 format warning is given once per file
+	cutlassNoted    bool // so is the CUTLASS namespace error
 	wave            waveState
 }
 
@@ -67,6 +71,8 @@ func newTranslator(name string, src []byte, opts Options) *translator {
 	}
 	t.toks = lex.Tokenize(src, make([]lex.Token, 0, len(src)/4+16))
 	t.buildSig()
+	// A .cu file is a CUDA translation unit: it always needs the runtime.
+	t.needRuntime = strings.HasSuffix(name, ".cu")
 	return t
 }
 
@@ -324,10 +330,6 @@ func (t *translator) ident(k int) int {
 	if next, handled := t.special(k, b); handled {
 		return next
 	}
-	// Members keep their names: prop.warpSize, s.cudaPtr.
-	if t.is(k-1, ".") || t.is(k-1, "->") {
-		return k + 1
-	}
 	// Qualified names such as cub::BlockReduce are looked up whole first.
 	if t.is(k+1, "::") && t.tok(k+2).Kind == lex.Ident && !t.is(k-1, "::") {
 		q := string(b) + "::" + string(t.text(k+2))
@@ -367,6 +369,10 @@ func (t *translator) applyEntry(k int, e hipmap.Entry) {
 	if e.Renames() {
 		t.replace(k, e.HIP)
 		t.count(e)
+		if e.Family == "fp8" && strings.Contains(e.HIP, "fnuz") && !t.fp8Noted {
+			t.fp8Noted = true
+			t.report(k, diag.Warning, "fp8-format", e.CUDA+" is OCP FP8 but "+e.HIP+" is the fnuz format of gfx94x (e4m3 max 240 instead of 448, no negative zero, one NaN); results differ from CUDA near the range limits, and other AMD GPUs use OCP FP8")
+		}
 	}
 	t.noteDeprecated(k, e)
 }
@@ -432,7 +438,14 @@ func (t *translator) assemble() []byte {
 		}
 		t.insert(off, warpHelpers)
 	}
-	sort.SliceStable(t.edits, func(i, j int) bool { return t.edits[i].start < t.edits[j].start })
+	// By position; at one position insertions go before a replacement.
+	sort.SliceStable(t.edits, func(i, j int) bool {
+		a, b := t.edits[i], t.edits[j]
+		if a.start != b.start {
+			return a.start < b.start
+		}
+		return a.start == a.end && b.start != b.end
+	})
 	var b bytes.Buffer
 	b.Grow(len(src) + len(marker) + 64)
 	b.WriteString(marker)
@@ -443,10 +456,33 @@ func (t *translator) assemble() []byte {
 		}
 		b.Write(src[pos:e.start])
 		b.WriteString(e.text)
+		if e.end > e.start {
+			t.keepComments(&b, e)
+		}
 		pos = e.end
 	}
 	b.Write(src[pos:])
 	return b.Bytes()
+}
+
+// keepComments writes the comments inside the range an edit replaced.
+func (t *translator) keepComments(b *bytes.Buffer, e edit) {
+	i := sort.Search(len(t.toks), func(i int) bool { return int(t.toks[i].End) > e.start })
+	for ; i < len(t.toks) && int(t.toks[i].Start) < e.end; i++ {
+		tk := t.toks[i]
+		if tk.Kind != lex.Comment || int(tk.Start) < e.start || i == 0 && t.oldMarker[0] == 0 {
+			continue
+		}
+		c := t.src[tk.Start:tk.End]
+		if strings.Contains(e.text, string(c)) {
+			continue
+		}
+		b.WriteByte(' ')
+		b.Write(c)
+		if c[1] == '/' {
+			b.WriteByte('\n')
+		}
+	}
 }
 
 func (t *translator) markerPath() string {

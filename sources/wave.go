@@ -117,6 +117,11 @@ func (t *translator) warpCall(k int, name string) int {
 
 // warpCallWide maps a warp intrinsic onto the whole wavefront.
 func (t *translator) warpCallWide(k int, name string, open, close int, args [][2]int) int {
+	if !strings.HasSuffix(name, "_sync") && name != "__activemask" && name != "__syncwarp" {
+		// Pre-CUDA 9 forms already mean the whole wavefront in HIP.
+		t.report(k, diag.Note, checkWaveWiden, name+": kept; in HIP it covers the whole wavefront")
+		return k + 1
+	}
 	dropMask := func() {
 		if len(args) > 1 {
 			t.edits = append(t.edits, edit{int(t.tok(args[0][0]).Start), int(t.tok(args[1][0]).Start), ""})

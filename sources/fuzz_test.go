@@ -1,0 +1,90 @@
+package sources
+
+import (
+	"bytes"
+	"path/filepath"
+	"testing"
+
+	"github.com/hipgen/hipgen/sources/lex"
+	"github.com/rogpeppe/go-internal/txtar"
+)
+
+// protected returns the comments and string literals a translation must
+// copy unchanged, in order: all of them except #include paths, an earlier
+// generated-file marker and hipgen's own helper block.
+func protected(src []byte) [][]byte {
+	toks := lex.Tokenize(src, nil)
+	var out [][]byte
+	inHelpers := false
+	inInclude := false
+	for i, tk := range toks {
+		text := src[tk.Start:tk.End]
+		if tk.Kind == lex.Newline {
+			inInclude = false
+		}
+		if tk.Kind == lex.Ident && tk.Directive && (string(text) == "include" || string(text) == "include_next" || string(text) == "import") {
+			inInclude = true
+		}
+		switch tk.Kind {
+		case lex.Comment:
+			switch {
+			case i == 0 && bytes.HasPrefix(text, []byte(MarkerPrefix)):
+			case string(text) == helperBegin:
+				inHelpers = true
+			case string(text) == helperEnd:
+				inHelpers = false
+			case !inHelpers:
+				out = append(out, text)
+			}
+		case lex.String, lex.Char:
+			if !inHelpers && !inInclude {
+				out = append(out, text)
+			}
+		}
+	}
+	return out
+}
+
+// isSubsequence reports whether every element of a appears in b, in order.
+func isSubsequence(a, b [][]byte) bool {
+	j := 0
+	for _, x := range a {
+		for j < len(b) && !bytes.Equal(b[j], x) {
+			j++
+		}
+		if j == len(b) {
+			return false
+		}
+		j++
+	}
+	return true
+}
+
+func FuzzTranslate(f *testing.F) {
+	files, _ := filepath.Glob(filepath.Join("testdata", "*.txtar"))
+	for _, p := range files {
+		if a, err := txtar.ParseFile(p); err == nil && len(a.Files) > 0 {
+			f.Add(a.Files[0].Data, false)
+		}
+	}
+	f.Add([]byte("k<<<1, 2>>>(x); // c\n"), true)
+	f.Add([]byte("__shfl_sync(0xffffffff /* m */, v, 1)"), true)
+	f.Fuzz(func(t *testing.T, src []byte, ggl bool) {
+		opts := Options{}
+		if ggl {
+			opts.Launch = LaunchGGL
+		}
+		orig := append([]byte(nil), src...)
+		out, _ := Translate("f.cu", src, opts)
+		if !bytes.Equal(src, orig) {
+			t.Fatal("Translate modified its input")
+		}
+		again, _ := Translate("f.cu", out, opts)
+		if !bytes.Equal(again, out) {
+			t.Fatalf("not idempotent\n--- first\n%s\n--- second\n%s", out, again)
+		}
+		if !isSubsequence(protected(src), protected(out)) {
+			t.Fatalf("a comment or string literal changed\n--- input\n%q\n--- output\n%q", src, out)
+		}
+	})
+}

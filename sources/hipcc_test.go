@@ -1,0 +1,159 @@
+package sources
+
+import (
+	"bytes"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// hipccCases are golden cases whose translations must compile with the
+// real hipcc: every warp helper, both launch styles, cooperative groups,
+// fp16 and both wavefront strategies.
+// Each hipcc run takes seconds, so the list is the smallest that reaches
+// every helper and rewrite kind.
+var hipccCases = []string{
+	"family_fp16", "family_cooperative_groups", "launch_ggl_template",
+	"idempotent_full_program", "idempotent_header_guarded_warp",
+	"wave_match", "wave_any_all_uni", "wave_syncwarp", "wave_reduce_sync",
+	"wave_warpsize_generic", "wave_legacy_intrinsics", "wave_wide_mode",
+}
+
+// needTool returns the tool's path; without it the test fails under
+// CI=true and is skipped elsewhere.
+func needTool(t *testing.T, name string) string {
+	t.Helper()
+	p, err := exec.LookPath(name)
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("%s not found on PATH (CI=true requires it)", name)
+		}
+		t.Skipf("%s not found on PATH; skipping", name)
+	}
+	return p
+}
+
+// poisonCUDAHeaders fills dir with a file of the same name for every
+// header of NVIDIA's toolkit found under /usr/include (Debian installs them
+// there) plus a fixed list, each an #error. dir goes first on the include
+// path, so a translation that still includes a CUDA header fails instead
+// of compiling against NVIDIA's copy.
+func poisonCUDAHeaders(t *testing.T, dir string) int {
+	t.Helper()
+	n := 0
+	poison := func(rel string) {
+		p := filepath.Join(dir, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		body := "#error \"CUDA header " + rel + " leaked into a HIP translation\"\n"
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		n++
+	}
+	for _, h := range []string{"cuda.h", "cuda_runtime.h", "cuda_runtime_api.h", "cuda_fp16.h", "cuda_bf16.h", "cuda_fp8.h",
+		"cooperative_groups.h", "cooperative_groups/reduce.h", "cub/cub.cuh", "curand_kernel.h", "cublas_v2.h", "device_launch_parameters.h"} {
+		poison(h)
+	}
+	const sys = "/usr/include"
+	filepath.WalkDir(sys, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		rel, _ := filepath.Rel(sys, p)
+		rel = filepath.ToSlash(rel)
+		if d.IsDir() {
+			if rel != "." && !isCUDAHeader(rel+"/") && !strings.HasPrefix(rel, "cooperative_groups") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if isCUDAHeader(rel) {
+			poison(rel)
+		}
+		return nil
+	})
+	return n
+}
+
+func TestTranslationsCompileWithHipcc(t *testing.T) {
+	hipcc := needTool(t, "hipcc")
+	goldens := map[string]golden{}
+	for _, g := range loadGoldens(t) {
+		goldens[strings.TrimSuffix(filepath.Base(g.path), ".txtar")] = g
+	}
+	dir := t.TempDir()
+	poisonDir := filepath.Join(dir, "poison")
+	if n := poisonCUDAHeaders(t, poisonDir); n < 10 {
+		t.Fatalf("only %d poisoned headers", n)
+	}
+	var mu sync.Mutex
+	sem := make(chan struct{}, 2)
+	var wg sync.WaitGroup
+	for _, name := range hipccCases {
+		g, ok := goldens[name]
+		if !ok {
+			t.Fatalf("golden case %s not found", name)
+		}
+		out, _ := Translate(g.name, g.input, g.opts)
+		for _, inc := range Includes(out) {
+			if isCUDAHeader(inc.Path) {
+				t.Errorf("%s: translation still includes CUDA header %s (line %d)", name, inc.Path, inc.Line)
+			}
+		}
+		src := filepath.Join(dir, name+".hip")
+		if err := os.WriteFile(src, out, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			cmd := exec.Command(hipcc, "-x", "hip", "-std=c++17", "-fsyntax-only", "--offload-arch=gfx90a", "--offload-arch=gfx1030",
+				"-I", poisonDir, src)
+			cmd.Env = append(os.Environ(), "HIP_PLATFORM=amd")
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			if err := cmd.Run(); err != nil {
+				mu.Lock()
+				t.Errorf("%s: hipcc failed: %v\n%s\n--- translation\n%s", name, err, filterHipccNoise(stderr.String()), out)
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// TestPoisonCatchesLeaks proves the isolation works: an untranslated CUDA
+// include must fail to compile.
+func TestPoisonCatchesLeaks(t *testing.T) {
+	hipcc := needTool(t, "hipcc")
+	dir := t.TempDir()
+	poisonDir := filepath.Join(dir, "poison")
+	poisonCUDAHeaders(t, poisonDir)
+	src := filepath.Join(dir, "leak.hip")
+	os.WriteFile(src, []byte("#include <hip/hip_runtime.h>\n#include <cuda_runtime.h>\n"), 0o644)
+	cmd := exec.Command(hipcc, "-x", "hip", "-fsyntax-only", "--offload-arch=gfx90a", "-I", poisonDir, src)
+	cmd.Env = append(os.Environ(), "HIP_PLATFORM=amd")
+	out, err := cmd.CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "leaked into a HIP translation") {
+		t.Fatalf("a CUDA include compiled despite the poisoned include path:\n%s", out)
+	}
+}
+
+func filterHipccNoise(s string) string {
+	var keep []string
+	for _, l := range strings.Split(s, "\n") {
+		if strings.Contains(l, "-Wunused-command-line-argument") {
+			continue
+		}
+		keep = append(keep, l)
+	}
+	return strings.Join(keep, "\n")
+}

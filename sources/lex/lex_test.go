@@ -1,0 +1,111 @@
+package lex
+
+import (
+	"strings"
+	"testing"
+)
+
+type want struct {
+	kind Kind
+	text string
+}
+
+func tokens(src string) []want {
+	var out []want
+	for _, tk := range Tokenize([]byte(src), nil) {
+		if tk.Kind == Space || tk.Kind == Newline {
+			continue
+		}
+		out = append(out, want{tk.Kind, src[tk.Start:tk.End]})
+	}
+	return out
+}
+
+func TestTokenKinds(t *testing.T) {
+	cases := []struct {
+		src  string
+		want []want
+	}{
+		{`a // c "x"`, []want{{Ident, "a"}, {Comment, `// c "x"`}}},
+		{"/* a\n b */x", []want{{Comment, "/* a\n b */"}, {Ident, "x"}}},
+		{`"a\"b" 'c' '\''`, []want{{String, `"a\"b"`}, {Char, "'c'"}, {Char, `'\''`}}},
+		{`R"d(x)" )d" y`, []want{{String, `R"d(x)" )d"`}, {Ident, "y"}}},
+		{`u8R"(a)" LR"(b)" uR"(c)"`, []want{{String, `u8R"(a)"`}, {String, `LR"(b)"`}, {String, `uR"(c)"`}}},
+		{`u8"a" L'b' U"c" u'd'`, []want{{String, `u8"a"`}, {Char, "L'b'"}, {String, `U"c"`}, {Char, "u'd'"}}},
+		{"1'000'000 0x1'F 1.5e+3f .5", []want{{Number, "1'000'000"}, {Number, "0x1'F"}, {Number, "1.5e+3f"}, {Number, ".5"}}},
+		{"k<<<a, b>>>(c)", []want{{Ident, "k"}, {Punct, "<<<"}, {Ident, "a"}, {Punct, ","}, {Ident, "b"}, {Punct, ">>>"}, {Punct, "("}, {Ident, "c"}, {Punct, ")"}}},
+		{"a<<=b>>=c->d::e...", []want{{Ident, "a"}, {Punct, "<<="}, {Ident, "b"}, {Punct, ">>="}, {Ident, "c"}, {Punct, "->"}, {Ident, "d"}, {Punct, "::"}, {Ident, "e"}, {Punct, "..."}}},
+		{"#include <a/b.h>\nx < y > z", []want{{Punct, "#"}, {Ident, "include"}, {HeaderName, "<a/b.h>"}, {Ident, "x"}, {Punct, "<"}, {Ident, "y"}, {Punct, ">"}, {Ident, "z"}}},
+		{`"s"_sv`, []want{{String, `"s"_sv`}}},
+		{"// a \\\n b\nc", []want{{Comment, "// a \\\n b"}, {Ident, "c"}}},
+		{`"open` + "\nx", []want{{String, `"open`}, {Ident, "x"}}},
+		{"R\"bad delim with space(x)bad\"", []want{{Ident, "R"}, {String, "\"bad delim with space(x)bad\""}}},
+	}
+	for _, c := range cases {
+		got := tokens(c.src)
+		if len(got) != len(c.want) {
+			t.Errorf("%q: got %v, want %v", c.src, got, c.want)
+			continue
+		}
+		for i := range got {
+			if got[i] != c.want[i] {
+				t.Errorf("%q: token %d: got %v, want %v", c.src, i, got[i], c.want[i])
+			}
+		}
+	}
+}
+
+func TestDirectiveFlag(t *testing.T) {
+	src := "#define A(x) \\\n  x + 1\nint b;\n  # pragma once\n"
+	toks := Tokenize([]byte(src), nil)
+	for _, tk := range toks {
+		text := src[tk.Start:tk.End]
+		inDir := tk.Directive
+		switch text {
+		case "define", "x", "1", "pragma", "once":
+			if !inDir {
+				t.Errorf("%q: want Directive", text)
+			}
+		case "int", "b", ";":
+			if inDir {
+				t.Errorf("%q: want no Directive", text)
+			}
+		}
+	}
+}
+
+// TestRoundTrip checks that tokens cover every byte in order.
+func TestRoundTrip(t *testing.T) {
+	for _, src := range []string{"", "a", "\\", "'", "\"", "R\"", "R\"x(", "/*", "#include <", "a\\\r\nb", "\x00\xff", "1'", "x<<<<>>>>"} {
+		var b strings.Builder
+		pos := int32(0)
+		for _, tk := range Tokenize([]byte(src), nil) {
+			if tk.Start != pos || tk.End <= tk.Start {
+				t.Fatalf("%q: token %+v does not continue at %d", src, tk, pos)
+			}
+			b.WriteString(src[tk.Start:tk.End])
+			pos = tk.End
+		}
+		if b.String() != src {
+			t.Errorf("%q: round trip gave %q", src, b.String())
+		}
+	}
+}
+
+func FuzzTokenize(f *testing.F) {
+	for _, s := range []string{"int a; // x", `R"d(x)d"`, "#include <a>\n", "a\\\nb"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		pos := int32(0)
+		for _, tk := range Tokenize([]byte(src), nil) {
+			if tk.Start != pos || tk.End <= tk.Start {
+				t.Fatalf("token %+v does not continue at %d", tk, pos)
+			}
+			pos = tk.End
+		}
+		if int(pos) != len(src) {
+			t.Fatalf("tokens end at %d of %d", pos, len(src))
+		}
+	})
+}
