@@ -14,6 +14,8 @@
 
 #include <hip/hip_runtime.h>
 
+#include <cstdint>
+
 #ifndef HIPGEN_HIP_CPU_COMPAT_LANE_ID
 #define HIPGEN_HIP_CPU_COMPAT_LANE_ID
 // __lane_id is the thread's lane in its wavefront: the flattened thread
@@ -22,5 +24,23 @@ inline unsigned int __lane_id() noexcept
 {
     return (threadIdx.x + threadIdx.y * blockDim.x +
             threadIdx.z * blockDim.x * blockDim.y) % warpSize;
+}
+#endif
+
+#ifndef HIPGEN_HIP_CPU_COMPAT_ACTIVEMASK
+#define HIPGEN_HIP_CPU_COMPAT_ACTIVEMASK
+// __activemask is every lane of the calling wavefront that exists in the
+// block (the last wavefront of a block whose size is not a multiple of 64
+// is partial). HIP-CPU runs a block's threads as fibers that switch only
+// at barriers, so divergence inside a wavefront cannot be observed; the
+// mask is exact for converged code.
+inline std::uint64_t __activemask() noexcept
+{
+    const unsigned int threads = blockDim.x * blockDim.y * blockDim.z;
+    const unsigned int self = threadIdx.x + threadIdx.y * blockDim.x +
+                              threadIdx.z * blockDim.x * blockDim.y;
+    const unsigned int base = self / warpSize * warpSize;
+    const unsigned int lanes = threads - base < warpSize ? threads - base : warpSize;
+    return lanes >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << lanes) - 1;
 }
 #endif

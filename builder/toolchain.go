@@ -212,5 +212,6 @@ func (tc *Toolchain) archFlags() []string {
 
 // hipCPUFlags are the flags every HIP-CPU compile gets.
 func (tc *Toolchain) hipCPUFlags(compatHeader string) []string {
-	return []string{"-std=c++17", "-O2", "-pthread", "-I" + filepath.Join(tc.HIPCPURoot, "include"), "-include", compatHeader}
+	// -isystem keeps warnings from HIP-CPU's headers out of the user's -Wall.
+	return []string{"-std=c++17", "-O2", "-pthread", "-isystem", filepath.Join(tc.HIPCPURoot, "include"), "-include", compatHeader}
 }
