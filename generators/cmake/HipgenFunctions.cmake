@@ -336,8 +336,9 @@ function(_hipgen_check_cuda_archs archs)
     return() # clang, or nvcc before 11.0: the compiler itself will complain
   endif()
   foreach(a IN LISTS archs)
-    if(a MATCHES "^([0-9]+[a-z]?)")
-      if(NOT known MATCHES "compute_${CMAKE_MATCH_1}[\n\r]")
+    # nvcc lists base architectures only: 90a and 100f are checked as 90, 100.
+    if(a MATCHES "^([0-9]+)")
+      if(NOT known MATCHES "compute_${CMAKE_MATCH_1}[a-z]?[\n\r]")
         string(REGEX REPLACE "[\r\n]+" " " known "${known}")
         message(FATAL_ERROR "hipgen: CUDA architecture ${a} is not supported by ${CMAKE_CUDA_COMPILER} (it knows: ${known}); set HIPGEN_CUDA_ARCHS")
       endif()
