@@ -153,9 +153,9 @@ func (e Entry) Renames() bool { return e.Status != Unsupported && e.HIP != e.CUD
 // Table holds all entries, indexed for lookup. It is immutable after
 // loading and safe for concurrent use.
 type Table struct {
-	entries     []Entry            // sorted by Kind, CUDA, MinROCm
-	identifiers map[string][]Entry // CUDA name -> entries sorted by MinROCm
-	headers     map[string][]Entry
+	entries     []Entry         // sorted by Kind, CUDA, MinROCm
+	identifiers map[string]span // CUDA name -> its entries in entries
+	headers     map[string]span
 	families    []string
 	version     string
 }
@@ -186,14 +186,19 @@ func Default() *Table {
 // latest earlier one) is returned, so the caller can say which release is
 // needed: check e.Available(rocm) before rewriting.
 func (t *Table) Identifier(name string, rocm Version) (Entry, bool) {
-	return pick(t.identifiers[name], rocm)
+	return pick(t.identifiers[name].of(t.entries), rocm)
 }
 
 // Header returns the entry for an #include path such as "cuda_runtime.h"
 // or "cub/cub.cuh", with the same ROCm rules as Identifier.
 func (t *Table) Header(path string, rocm Version) (Entry, bool) {
-	return pick(t.headers[path], rocm)
+	return pick(t.headers[path].of(t.entries), rocm)
 }
+
+// span locates the consecutive entries of one name in Table.entries.
+type span struct{ start, n uint32 }
+
+func (s span) of(entries []Entry) []Entry { return entries[s.start : s.start+s.n] }
 
 func pick(list []Entry, rocm Version) (Entry, bool) {
 	if len(list) == 0 {
@@ -245,31 +250,31 @@ func hashData() string {
 	return hex.EncodeToString(h.Sum(nil))[:16]
 }
 
+// newTable indexes entries, which must be sorted by Kind, CUDA and MinROCm
+// (sortRecords does that).
 func newTable(entries []Entry, version string) *Table {
-	sort.SliceStable(entries, func(i, j int) bool {
-		a, b := entries[i], entries[j]
-		if a.Kind != b.Kind {
-			return a.Kind < b.Kind
-		}
-		if a.CUDA != b.CUDA {
-			return a.CUDA < b.CUDA
-		}
-		return a.MinROCm.Less(b.MinROCm)
-	})
 	t := &Table{
 		entries:     entries,
-		identifiers: make(map[string][]Entry),
-		headers:     make(map[string][]Entry),
+		identifiers: make(map[string]span, len(entries)),
+		headers:     make(map[string]span, 256),
 		version:     version,
 	}
 	fams := map[string]bool{}
-	for _, e := range entries {
-		fams[e.Family] = true
-		if e.Kind == Header {
-			t.headers[e.CUDA] = append(t.headers[e.CUDA], e)
-		} else {
-			t.identifiers[e.CUDA] = append(t.identifiers[e.CUDA], e)
+	for i := 0; i < len(entries); {
+		j := i + 1
+		for j < len(entries) && entries[j].Kind == entries[i].Kind && entries[j].CUDA == entries[i].CUDA {
+			j++
 		}
+		sp := span{uint32(i), uint32(j - i)}
+		if entries[i].Kind == Header {
+			t.headers[entries[i].CUDA] = sp
+		} else {
+			t.identifiers[entries[i].CUDA] = sp
+		}
+		for _, e := range entries[i:j] {
+			fams[e.Family] = true
+		}
+		i = j
 	}
 	for f := range fams {
 		t.families = append(t.families, f)

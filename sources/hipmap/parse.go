@@ -1,12 +1,14 @@
 package hipmap
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"embed"
 	"encoding/hex"
 	"fmt"
 	"io/fs"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -60,19 +62,18 @@ func Load(fsys fs.FS, dir string) (*Table, error) {
 		return nil, fmt.Errorf("%s: no *.tsv table files", dir)
 	}
 	h := sha256.New()
-	var entries []Entry
-	var origins []string
+	var recs []record
 	var errs []string
-	for _, f := range files {
+	for i, f := range files {
 		fmt.Fprintf(h, "%s\x00%d\x00", f.name, len(f.data))
 		h.Write(f.data)
-		es, where, ferrs := parseFile(f.name, f.data)
-		entries = append(entries, es...)
-		origins = append(origins, where...)
+		rs, ferrs := parseFile(i, f.name, f.data)
+		recs = append(recs, rs...)
 		errs = append(errs, ferrs...)
 	}
+	sortRecords(recs)
 	if len(errs) == 0 {
-		errs = checkOverlaps(entries, origins)
+		errs = checkOverlaps(recs, files)
 	}
 	if len(errs) > 0 {
 		if len(errs) > 20 {
@@ -80,21 +81,61 @@ func Load(fsys fs.FS, dir string) (*Table, error) {
 		}
 		return nil, fmt.Errorf("%s", strings.Join(errs, "\n"))
 	}
+	entries := make([]Entry, len(recs))
+	for i, r := range recs {
+		entries[i] = r.Entry
+	}
 	return newTable(entries, hex.EncodeToString(h.Sum(nil))[:16]), nil
 }
 
-// parseFile returns the entries of one data file, the "file:line" each
-// came from, and the errors.
-func parseFile(name string, data []byte) ([]Entry, []string, []string) {
+// record is an entry with the data file and line it came from, kept for
+// error messages only.
+type record struct {
+	Entry
+	file, line int
+}
+
+func (r record) where(files []dataFile) string {
+	return fmt.Sprintf("%s:%d", files[r.file].name, r.line)
+}
+
+// sortRecords orders records by kind, name and MinROCm, then by origin so
+// that the order is total and deterministic.
+func sortRecords(recs []record) {
+	slices.SortFunc(recs, func(a, b record) int {
+		if a.Kind != b.Kind {
+			return cmp.Compare(a.Kind, b.Kind)
+		}
+		if c := strings.Compare(a.CUDA, b.CUDA); c != 0 {
+			return c
+		}
+		switch {
+		case a.MinROCm.Less(b.MinROCm):
+			return -1
+		case b.MinROCm.Less(a.MinROCm):
+			return 1
+		}
+		if a.file != b.file {
+			return cmp.Compare(a.file, b.file)
+		}
+		return cmp.Compare(a.line, b.line)
+	})
+}
+
+// parseFile returns the entries of the file-th data file and its errors.
+func parseFile(file int, name string, data []byte) ([]record, []string) {
 	parts := strings.Split(strings.TrimSuffix(path.Base(name), ".tsv"), ".")
 	family := parts[0]
 	kind := Identifier
 	if family == "headers" || len(parts) == 2 && parts[1] == "headers" {
 		kind = Header
 	}
-	var entries []Entry
-	var where, errs []string
-	for i, line := range strings.Split(string(data), "\n") {
+	var recs []record
+	var errs []string
+	text := string(data)
+	for i := 0; text != ""; i++ {
+		line, rest, _ := strings.Cut(text, "\n")
+		text = rest
 		line = strings.TrimRight(line, "\r")
 		if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#") {
 			continue
@@ -105,10 +146,9 @@ func parseFile(name string, data []byte) ([]Entry, []string, []string) {
 			continue
 		}
 		e.Family, e.Kind = family, kind
-		entries = append(entries, e)
-		where = append(where, fmt.Sprintf("%s:%d", name, i+1))
+		recs = append(recs, record{e, file, i + 1})
 	}
-	return entries, where, errs
+	return recs, errs
 }
 
 func parseLine(line string) (Entry, error) {
@@ -189,30 +229,25 @@ func parseRange(s string) (lo, hi Version, err error) {
 }
 
 // checkOverlaps rejects two entries of one kind and CUDA name whose ROCm
-// ranges overlap: a lookup must have exactly one answer per release.
-func checkOverlaps(entries []Entry, origins []string) []string {
-	type key struct {
-		kind Kind
-		name string
-	}
-	by := map[key][]int{}
-	for i, e := range entries {
-		k := key{e.Kind, e.CUDA}
-		by[k] = append(by[k], i)
-	}
+// ranges overlap: a lookup must have exactly one answer per release. recs
+// is sorted, so the entries of a name are adjacent.
+func checkOverlaps(recs []record, files []dataFile) []string {
 	var errs []string
-	for k, list := range by {
-		for i := 0; i < len(list); i++ {
-			for j := i + 1; j < len(list); j++ {
-				a, b := list[i], list[j]
-				if overlap(entries[a], entries[b]) {
+	for i := 0; i < len(recs); {
+		j := i + 1
+		for j < len(recs) && recs[j].Kind == recs[i].Kind && recs[j].CUDA == recs[i].CUDA {
+			j++
+		}
+		for a := i; a < j; a++ {
+			for b := a + 1; b < j; b++ {
+				if overlap(recs[a].Entry, recs[b].Entry) {
 					errs = append(errs, fmt.Sprintf("%s: %s %q overlaps the entry at %s in ROCm range",
-						origins[b], k.kind, k.name, origins[a]))
+						recs[b].where(files), recs[b].Kind, recs[b].CUDA, recs[a].where(files)))
 				}
 			}
 		}
+		i = j
 	}
-	sort.Strings(errs)
 	return errs
 }
 
