@@ -77,17 +77,32 @@ def version(s):
 
 
 def rows(text):
+    """Yields (section, cells) with cells normalised to the 11 columns
+    CUDA A D C R HIP A D C R E; older tables lack the C columns."""
     section = ""
+    header = None
     for line in text.splitlines():
         if line.startswith("## "):
             section = line.strip("# *")
             continue
+        if line.startswith("|**CUDA**"):
+            header = [c.strip("* ") for c in line.strip().strip("|").split("|")]
+            continue
         if not line.startswith("|`"):
             continue
         cells = [c.strip().strip("`") for c in line.strip().strip("|").split("|")]
-        if len(cells) != 11:
+        if header is None or len(cells) != len(header):
             raise SystemExit("unexpected row shape: %r" % line)
-        yield section, cells
+        hip = header.index("HIP")
+        def side(part):
+            got = dict(zip(part[1:], cells_of(part)))
+            return [got.get(k, "") for k in ("A", "D", "C", "R")]
+        def cells_of(part):
+            return part_cells[id(part)]
+        cuda_part, hip_part = header[:hip], header[hip:]
+        part_cells = {id(cuda_part): cells[1:hip], id(hip_part): cells[hip + 1:]}
+        hip_cols = dict(zip(hip_part[1:], cells[hip + 1:]))
+        yield section, [cells[0]] + side(cuda_part) + [cells[hip]] + side(hip_part) + [hip_cols.get("E", "")]
 
 
 def entry(cells):
@@ -173,6 +188,67 @@ def hand_names(out):
     return names
 
 
+# Libraries whose HIP API changed names between releases (hipBLAS's _v2
+# functions and hipDataType in ROCm 6.0, ...). In the runtime and driver
+# tables a changed mapping is a correction, not a new release, so older
+# mappings are not kept there.
+VERSIONED_LIBRARIES = {"cublas", "cublaslt", "cusparse", "cusolver", "curand", "cufft"}
+
+
+def lower_bound(rng):
+    return version(rng) if rng and not rng.startswith("..") else None
+
+
+def add_older(args, families, owner, skip, idents, release):
+    """Adds, for names whose current HIP name starts at a later release,
+    the mapping an older snapshot of the tables gives, bounded above by that
+    release."""
+    old_commit = subprocess.check_output(
+        ["git", "--git-dir", args.git_dir, "rev-parse", args.old_rev], text=True).strip()
+    current = {}
+    for fam, entries in families.items():
+        for e in entries:
+            current[e[0]] = (fam, e)
+    added = 0
+    for doc, default in DOCS:
+        try:
+            text = subprocess.check_output(
+                ["git", "--git-dir", args.git_dir, "show", "%s:docs/tables/%s" % (old_commit, doc)],
+                text=True, stderr=subprocess.DEVNULL)
+        except subprocess.CalledProcessError:
+            continue
+        for section, cells in rows(text):
+            cuda = cells[0]
+            if cuda in skip or cuda not in current:
+                continue
+            fam, new = current[cuda]
+            if fam not in VERSIONED_LIBRARIES:
+                continue
+            old = entry(cells)
+            if old[2] == "unsupported" or old[1] in ("=", new[1]) or new[2] == "unsupported":
+                continue
+            lo_new = lower_bound(new[3])
+            if not lo_new:
+                continue
+            lo_old = lower_bound(old[3])
+            if lo_old and lo_old >= lo_new:
+                continue
+            rng = ("%d.%d" % lo_old if lo_old else "") + "..%d.%d" % lo_new
+            note = "before ROCm %d.%d; tables of commit %s" % (lo_new + (old_commit[:12],))
+            if new[1] == old[1] + "_v2":
+                note = "takes hipblasComplex/hipblasDoubleComplex, not hipComplex: cast the pointers; " + note
+            if old[4]:
+                note = old[4] + "; " + note
+            e = (cuda, old[1], old[2], rng, note)
+            if idents is not None and fam in RUNTIME_HEADER_FAMILIES:
+                e = check_installed(e, idents, release)
+                if lower_bound(e[3]) and lower_bound(e[3]) >= lo_new:
+                    continue
+            families[fam].append(e)
+            added += 1
+    print("older mappings added: %d" % added, file=sys.stderr)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--git-dir", required=True)
@@ -185,6 +261,10 @@ def main():
                     help="installed HIP runtime headers (e.g. /usr/include/hip) to check the "
                          "runtime, driver and device names against")
     ap.add_argument("--hip-release", default="5.2", help="ROCm release of --hip-include")
+    ap.add_argument("--old-rev", metavar="REV",
+                    help="an older commit of the tables: where a CUDA name now maps to a HIP name that "
+                         "first shipped in a later release, the older mapping is kept for the releases "
+                         "before it (e.g. hipblasCgemm before hipblasCgemm_v2 in ROCm 6.0)")
     args = ap.parse_args()
     commit = subprocess.check_output(
         ["git", "--git-dir", args.git_dir, "rev-parse", args.rev], text=True).strip()
@@ -218,6 +298,8 @@ def main():
             owner[e[0]] = fam
             origin[fam] = where
             families.setdefault(fam, []).append(e)
+    if args.old_rev:
+        add_older(args, families, owner, skip, idents, release)
     for fam in sorted(GENERATED - set(families)):
         # Every name of the family now has another owner.
         path = os.path.join(args.out, fam + ".tsv")
