@@ -38,3 +38,14 @@ inline std::uint64_t __activemask() noexcept
     const std::uint32_t lanes = threads - first < warpSize ? threads - first : warpSize;
     return lanes >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << lanes) - 1;
 }
+
+// min and max for integers, which HIP (amd_math_functions.h) and CUDA
+// provide to device code and HIP-CPU does not.
+#define HIPGEN_CONFORMANCE_MINMAX(T)                                       \
+    inline T min(T a, T b) noexcept { return b < a ? b : a; }              \
+    inline T max(T a, T b) noexcept { return a < b ? b : a; }
+HIPGEN_CONFORMANCE_MINMAX(int)
+HIPGEN_CONFORMANCE_MINMAX(unsigned int)
+HIPGEN_CONFORMANCE_MINMAX(long long)
+HIPGEN_CONFORMANCE_MINMAX(unsigned long long)
+#undef HIPGEN_CONFORMANCE_MINMAX

@@ -1,7 +1,10 @@
 // histogram_ballot: warp-aggregated histogram without __match_any_sync. The
 // warp repeatedly elects the lowest pending lane as leader (__ffs of a
 // ballot), broadcasts its bin with __shfl_sync, and the lanes that share the
-// bin vote; the leader adds their count to a shared-memory histogram.
+// bin vote; the leader adds their count with one atomicAdd. A warp holds at
+// most 32 distinct bins, so 32 rounds always suffice; the fixed bound keeps
+// every thread of the block executing the same collectives, which HIP-CPU
+// (the oracle, which pairs barriers by count) needs.
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
@@ -25,24 +28,18 @@ constexpr int kBlocks = 8;
 constexpr int kN = kBlock * kBlocks;
 
 __global__ void histogram(const int *in, unsigned int *hist) {
-  __shared__ unsigned int local[kBins];
-  for (int b = threadIdx.x; b < kBins; b += blockDim.x) local[b] = 0;
-  __syncthreads();
-
   int lane = threadIdx.x % 32;
   int bin = in[blockIdx.x * blockDim.x + threadIdx.x];
   bool done = false;
   unsigned int pending = __ballot_sync(FULL_MASK, 1);
-  while (pending != 0) {
-    int leader = __ffs(pending) - 1;
-    int leader_bin = __shfl_sync(FULL_MASK, bin, leader);
-    unsigned int same = __ballot_sync(FULL_MASK, !done && bin == leader_bin);
-    if (lane == leader) atomicAdd(&local[leader_bin], __popc(same));
-    if (bin == leader_bin) done = true;
+  for (int round = 0; round < 32; round++) {
+    int leader = __ffs(pending) - 1;  // -1 once every lane is counted
+    int leader_bin = __shfl_sync(FULL_MASK, bin, leader < 0 ? 0 : leader);
+    unsigned int same = __ballot_sync(FULL_MASK, leader >= 0 && !done && bin == leader_bin);
+    if (lane == leader) atomicAdd(&hist[leader_bin], __popc(same));
+    if (leader >= 0 && bin == leader_bin) done = true;
     pending &= ~same;
   }
-  __syncthreads();
-  for (int b = threadIdx.x; b < kBins; b += blockDim.x) atomicAdd(&hist[b], local[b]);
 }
 
 int main() {

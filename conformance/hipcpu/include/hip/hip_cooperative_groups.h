@@ -24,9 +24,9 @@ public:
     }
     std::uint32_t size() const noexcept { return blockDim.x * blockDim.y * blockDim.z; }
     std::uint32_t num_threads() const noexcept { return size(); }
-    dim3 group_index() const noexcept { return blockIdx; }
-    dim3 thread_index() const noexcept { return threadIdx; }
-    dim3 group_dim() const noexcept { return blockDim; }
+    dim3 group_index() const noexcept { return dim3(blockIdx.x, blockIdx.y, blockIdx.z); }
+    dim3 thread_index() const noexcept { return dim3(threadIdx.x, threadIdx.y, threadIdx.z); }
+    dim3 group_dim() const noexcept { return dim3(blockDim.x, blockDim.y, blockDim.z); }
 };
 
 inline thread_block this_thread_block() noexcept { return thread_block{}; }
