@@ -171,11 +171,45 @@ type backendCase struct {
 	archLine string // the configure message naming the architectures
 	args     func(t *testing.T, launcher []string) []string
 	objExt   string // object name suffix of an edited .cu file's compile
+	// archMarkers are strings each GPU object must contain, one per arch.
+	archMarkers []string
+}
+
+// checkDeviceCode: every object of a library target (whose sources hold
+// the kernels) has device code for each requested arch, so the sources
+// really went through nvcc or hipcc, not the host compiler.
+func checkDeviceCode(t *testing.T, dir string, objects []string, bc backendCase, p *model.Project) {
+	t.Helper()
+	checked := 0
+	for _, o := range objects {
+		lib := false
+		for _, tg := range p.Targets {
+			lib = lib || tg.Kind == model.KindLibrary && strings.Contains(o, "/"+tg.Name+".dir/")
+		}
+		if !lib || !strings.HasSuffix(o, bc.objExt) {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(o)))
+		if err != nil {
+			t.Errorf("object %s: %v", o, err)
+			continue
+		}
+		checked++
+		for _, marker := range bc.archMarkers {
+			if !strings.Contains(string(data), marker) {
+				t.Errorf("object %s has no %s device code", o, marker)
+			}
+		}
+	}
+	if checked == 0 {
+		t.Errorf("no library GPU object among %v", objects)
+	}
 }
 
 var cudaCase = backendCase{
-	backend:  "CUDA",
-	archLine: "cuda archs 80,90 (from HIPGEN_CUDA_ARCHS)",
+	archMarkers: []string{"sm_80", "sm_90"},
+	backend:     "CUDA",
+	archLine:    "cuda archs 80,90 (from HIPGEN_CUDA_ARCHS)",
 	args: func(t *testing.T, launcher []string) []string {
 		return []string{"-DHIPGEN_CUDA_ARCHS=" + testCUDAArchs, "-DCMAKE_CUDA_COMPILER_LAUNCHER=" + strings.Join(launcher, ";")}
 	},
@@ -183,8 +217,9 @@ var cudaCase = backendCase{
 }
 
 var hipCase = backendCase{
-	backend:  "HIP",
-	archLine: "rocm archs gfx1030,gfx90a (from HIPGEN_ROCM_ARCHS)",
+	archMarkers: []string{"amdgcn-amd-amdhsa--gfx1030", "amdgcn-amd-amdhsa--gfx90a"},
+	backend:     "HIP",
+	archLine:    "rocm archs gfx1030,gfx90a (from HIPGEN_ROCM_ARCHS)",
 	args: func(t *testing.T, launcher []string) []string {
 		return []string{"-DHIPGEN_ROCM_ARCHS=" + testROCmArchs, "-DHIPGEN_TRANSLATE=BUILD",
 			"-DHIPGEN_EXECUTABLE=" + hipgenBinary(t), "-DCMAKE_CXX_COMPILER_LAUNCHER=" + strings.Join(launcher, ";")}
@@ -231,6 +266,7 @@ func buildExample(t *testing.T, name string, bc backendCase) {
 	if log, err := os.ReadFile(launcherLog); err != nil || len(log) == 0 {
 		t.Errorf("the compiler launcher was not used (%v)", err)
 	}
+	checkDeviceCode(t, filepath.Join(root, "out"), matches(buildLine, first, 2), bc, p)
 	checkCTest(t, root, env, p, bc.backend)
 
 	// A second build with no change does nothing: no rule is always stale.
@@ -351,5 +387,36 @@ func checkInstall(t *testing.T, root string, env []string, p *model.Project, bac
 	}
 	if want := map[bool]int{true: 0, false: 77}[hasGPU(backend)]; code != want {
 		t.Errorf("use_vecadd exited %d, want %d:\n%s", code, want, out)
+	}
+}
+
+// TestIncludeIntoExistingProject: adding the one include() line to a
+// user's CMakeLists.txt gives both backends, next to the user's own targets.
+func TestIncludeIntoExistingProject(t *testing.T) {
+	for _, bc := range []backendCase{cudaCase, hipCase} {
+		t.Run(bc.backend, func(t *testing.T) {
+			requireTools(t, "cmake", map[string]string{"CUDA": "nvcc", "HIP": "hipcc"}[bc.backend])
+			root, p := copyProject(t, "vecadd")
+			for _, f := range []string{"CMakeLists.txt", "hello.cpp"} {
+				data, err := os.ReadFile(filepath.Join("testdata", "existing", f))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(filepath.Join(root, f), data, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			env := testEnv()
+			args := append([]string{"-S", ".", "-B", "out", "-DHIPGEN_GPU_BACKEND=" + bc.backend}, bc.args(t, nil)...)
+			runIn(t, root, env, "cmake", args...)
+			build := runIn(t, root, env, "cmake", "--build", "out", "-j2", "--target", "hello", "hello_gpu")
+			checkDeviceCode(t, filepath.Join(root, "out"), matches(buildLine, build, 2), bc, p)
+			for prog, want := range map[string]string{"hello": "hello\n", "hello_gpu": "hello_gpu: "} {
+				out, _ := tryIn(root, env, filepath.Join(root, "out", prog))
+				if !strings.HasPrefix(out, want) {
+					t.Errorf("%s printed %q, want it to start with %q", prog, out, want)
+				}
+			}
+		})
 	}
 }
