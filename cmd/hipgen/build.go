@@ -319,7 +319,8 @@ func (s *buildSession) build(ctx context.Context, e *env) (*builder.Result, int)
 		fmt.Fprintf(e.Stderr, "hipgen: %s %s: %s failed\n", f.Platform, f.Target, f.File)
 	}
 	if !s.flags.json {
-		line := fmt.Sprintf("%d steps: %d built, %d cached or up to date", res.Actions, res.Invocations, res.Cached)
+		built := res.Actions - res.Cached - res.Skipped - len(res.Failures)
+		line := fmt.Sprintf("%d steps: %d built, %d cached or up to date", res.Actions, built, res.Cached)
 		if len(res.Failures) > 0 {
 			line += fmt.Sprintf(", %d failed", len(res.Failures))
 		}
