@@ -28,36 +28,92 @@ var hopperWords = map[string]string{
 	"cluster_group":           "thread block clusters (Hopper)",
 }
 
+// Kinds of identifiers with rules beyond the table.
+const (
+	spNone uint8 = iota
+	spWarp
+	spBits
+	spWarpSize
+	spAsm
+	spTexture
+	spShared
+	spCutlass
+	spConstexpr
+	spDevice
+	spHopper
+)
+
+// specialName is the rule for one identifier; name is the map's own key,
+// so callers get the string without allocating.
+type specialName struct {
+	kind uint8
+	name string
+}
+
+var specialNames = func() map[string]specialName {
+	m := map[string]specialName{}
+	add := func(kind uint8, names ...string) {
+		for _, n := range names {
+			m[n] = specialName{kind, n}
+		}
+	}
+	for n := range warpIntrinsics {
+		add(spWarp, n)
+	}
+	add(spBits, "__popc", "__ffs", "__clz")
+	add(spWarpSize, "warpSize")
+	add(spAsm, "asm", "__asm__", "__asm")
+	add(spTexture, "texture")
+	add(spShared, "__shared__")
+	add(spCutlass, "cutlass", "cute")
+	add(spConstexpr, "constexpr")
+	for n := range deviceWords {
+		if _, ok := m[n]; !ok {
+			add(spDevice, n)
+		}
+	}
+	for n := range hopperWords {
+		add(spHopper, n)
+	}
+	return m
+}()
+
 // special handles identifiers with rules beyond the table. handled is
 // false when the table should still be consulted.
 func (t *translator) special(k int, b []byte) (next int, handled bool) {
-	if len(b) < 3 {
+	sp, ok := specialNames[string(b)]
+	if !ok {
+		if len(b) >= 5 && bytes.Contains(b, []byte("wgmma")) {
+			t.report(k, diag.Error, "hopper-feature", string(b)+": wgmma (warpgroup matrix multiply) is Hopper-only; AMD uses MFMA/WMMA instructions (rocWMMA, composable_kernel)")
+			return k + 1, true
+		}
 		return 0, false
 	}
-	s := string(b)
-	if r, ok := warpIntrinsics[s]; ok && r != "" && t.is(k+1, "(") && !t.is(k-1, ".") && !t.is(k-1, "->") && !t.is(k-1, "::") {
-		return t.warpCall(k, s), true
-	}
-	switch s {
-	case "__popc", "__ffs", "__clz":
+	s := sp.name
+	switch sp.kind {
+	case spWarp:
+		if t.is(k+1, "(") && !t.is(k-1, ".") && !t.is(k-1, "->") && !t.is(k-1, "::") {
+			return t.warpCall(k, s), true
+		}
+	case spBits:
 		return t.bitCall(k, s), true
-	case "warpSize":
+	case spWarpSize:
 		return t.warpSizeIdent(k), true
-	case "asm", "__asm__", "__asm":
+	case spAsm:
 		return t.inlineAsm(k), true
-	case "texture":
+	case spTexture:
 		if t.is(k+1, "<") && !t.is(k-1, "::") {
 			t.needRuntime = true
 			t.report(k, diag.Warning, "texture-reference", "texture references are deprecated in HIP and removed in CUDA 12; use texture objects (hipTextureObject_t)")
 			return k + 1, true
 		}
-	case "__shared__":
+	case spShared:
 		t.needRuntime = true
 		if t.wave.warpCode {
 			t.sharedArray(k)
 		}
 		return k + 1, true
-	case "cutlass", "cute":
+	case spCutlass:
 		if t.is(k+1, "::") && !t.is(k-1, "::") {
 			if !t.cutlassNoted {
 				t.cutlassNoted = true
@@ -65,7 +121,7 @@ func (t *translator) special(k int, b []byte) (next int, handled bool) {
 			}
 			return k + 1, true
 		}
-	case "constexpr":
+	case spConstexpr:
 		// constexpr int kWarpSize = 32;
 		for j := k + 1; j < k+6 && j < len(t.sig); j++ {
 			if t.is(j, "=") && t.tok(j-1).Kind == lex.Ident && t.tok(j+1).Kind == lex.Number && t.is(j+2, ";") {
@@ -74,19 +130,13 @@ func (t *translator) special(k int, b []byte) (next int, handled bool) {
 			}
 		}
 		return k + 1, true
-	}
-	if deviceWords[s] {
+	case spDevice:
 		t.needRuntime = true
 		if t.is(k+1, ".") {
 			t.builtinArgument(k)
 		}
-	}
-	if what, ok := hopperWords[s]; ok {
-		t.report(k, diag.Error, "hopper-feature", s+": "+what+" are an NVIDIA hardware feature with no AMD equivalent; rewrite this part for ROCm")
-		return k + 1, true
-	}
-	if strings.Contains(s, "wgmma") {
-		t.report(k, diag.Error, "hopper-feature", s+": wgmma (warpgroup matrix multiply) is Hopper-only; AMD uses MFMA/WMMA instructions (rocWMMA, composable_kernel)")
+	case spHopper:
+		t.report(k, diag.Error, "hopper-feature", s+": "+hopperWords[s]+" are an NVIDIA hardware feature with no AMD equivalent; rewrite this part for ROCm")
 		return k + 1, true
 	}
 	return 0, false
@@ -175,11 +225,11 @@ func (t *translator) filterSuppressed() []diag.Diagnostic {
 		if tk.Kind != lex.Comment {
 			continue
 		}
-		text := string(t.src[tk.Start:tk.End])
-		i := strings.Index(text, "hipgen:ignore")
-		if i < 0 {
+		if !bytes.Contains(t.src[tk.Start:tk.End], []byte("hipgen:ignore")) {
 			continue
 		}
+		text := string(t.src[tk.Start:tk.End])
+		i := strings.Index(text, "hipgen:ignore")
 		rest := strings.TrimSuffix(strings.TrimSpace(text[i+len("hipgen:ignore"):]), "*/")
 		names := strings.FieldsFunc(rest, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' })
 		if len(names) == 0 {

@@ -269,13 +269,14 @@ func isCUDAHeader(p string) bool {
 // with one, else before the first line of code, after leading comments.
 func (t *translator) findInsertPoint() int {
 	if len(t.sig) == 0 {
-		return len(t.src)
+		// No code at all; the end may lie inside an unterminated comment.
+		return t.oldMarker[1] * boolInt(t.oldMarker[0] == 0)
 	}
 	if t.is(0, "#") && t.tok(1).Directive {
 		switch {
 		case t.is(1, "pragma") && t.is(2, "once"):
 			return t.lineEnd(int(t.tok(2).Start))
-		case t.is(1, "ifndef") && t.tok(2).Kind == lex.Ident && t.is(3, "#") && t.is(4, "define") && string(t.text(5)) == string(t.text(2)):
+		case t.is(1, "ifndef") && t.tok(2).Kind == lex.Ident && t.is(3, "#") && t.isLineStart(3) && t.is(4, "define") && string(t.text(5)) == string(t.text(2)):
 			return t.lineEnd(int(t.tok(5).Start))
 		case t.is(1, "if") && t.is(2, "!") && t.is(3, "defined"):
 			// #if !defined(GUARD) / #define GUARD
@@ -287,7 +288,7 @@ func (t *translator) findInsertPoint() int {
 			for j < len(t.sig) && t.tok(j).Directive && !t.is(j, "#") {
 				j++
 			}
-			if t.is(j, "#") && t.is(j+1, "define") && string(t.text(j+2)) == string(t.text(g)) {
+			if t.is(j, "#") && t.isLineStart(j) && t.is(j+1, "define") && t.tok(g).Kind == lex.Ident && string(t.text(j+2)) == string(t.text(g)) {
 				return t.lineEnd(int(t.tok(j + 2).Start))
 			}
 		}
@@ -310,4 +311,11 @@ func (t *translator) findInsertPoint() int {
 		ls = prev
 	}
 	return ls
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -44,7 +44,7 @@ func (t *translator) launch(k int) int {
 	for len(cfg) < 4 {
 		cfg = append(cfg, "0")
 	}
-	kernel := t.span(kstart, k-1)
+	kernel := t.mappedSpan(kstart, k-1)
 	if strings.ContainsAny(kernel, "<,") {
 		kernel = "(" + kernel + ")"
 	}
@@ -70,23 +70,7 @@ func (t *translator) launch(k int) int {
 func (t *translator) argTexts(open, close int) []string {
 	var out []string
 	depth, start := 0, open+1
-	flush := func(end int) {
-		var b strings.Builder
-		for j := start; j <= end; j++ {
-			if j > start {
-				b.Write(t.src[t.tok(j-1).End:t.tok(j).Start])
-			}
-			txt := string(t.text(j))
-			if t.tok(j).Kind == lex.Ident {
-				if e, ok := t.lookupIdent(t.text(j)); ok && e.Available(t.ver) && e.Renames() {
-					txt = e.HIP
-					t.count(e)
-				}
-			}
-			b.WriteString(txt)
-		}
-		out = append(out, strings.TrimSpace(b.String()))
-	}
+	flush := func(end int) { out = append(out, strings.TrimSpace(t.mappedSpan(start, end))) }
 	for j := open + 1; j < close; j++ {
 		switch string(t.text(j)) {
 		case "(", "[", "{":
@@ -139,4 +123,24 @@ func (t *translator) kernelStart(k int) int {
 		j--
 	}
 	return j
+}
+
+// mappedSpan is span with identifiers mapped through the table, for text
+// that a rewrite copies instead of leaving in place.
+func (t *translator) mappedSpan(first, last int) string {
+	var b strings.Builder
+	for j := first; j <= last; j++ {
+		if j > first {
+			b.Write(t.src[t.tok(j-1).End:t.tok(j).Start])
+		}
+		txt := string(t.text(j))
+		if t.tok(j).Kind == lex.Ident {
+			if e, ok := t.lookupIdent(t.text(j)); ok && e.Available(t.ver) && e.Renames() {
+				txt = e.HIP
+				t.count(e)
+			}
+		}
+		b.WriteString(txt)
+	}
+	return b.String()
 }

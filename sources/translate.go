@@ -40,6 +40,7 @@ type translator struct {
 	lines []int // byte offset of each line start, built on first use
 
 	cache  map[string]lookup
+	filter *nameFilter
 	mapped map[string]int
 
 	// Include bookkeeping, see includes.go.
@@ -63,6 +64,7 @@ func newTranslator(name string, src []byte, opts Options) *translator {
 	if t.ver.IsZero() {
 		t.ver = hipmap.DefaultROCm
 	}
+	t.filter = filterFor(t.tbl)
 	if t.opts.Wave == "" {
 		t.opts.Wave = WaveAuto
 	}
@@ -181,10 +183,10 @@ func (t *translator) matching(k int) int {
 
 // args splits the call arguments between the parenthesis at open and its
 // match close into [first, last] significant-token ranges, splitting on
-// commas outside nested brackets.
-func (t *translator) args(open, close int) [][2]int {
+// commas outside nested brackets. Unbalanced brackets give ok false.
+func (t *translator) args(open, close int) (list [][2]int, ok bool) {
 	if close == open+1 {
-		return nil
+		return nil, true
 	}
 	var out [][2]int
 	depth, start := 0, open+1
@@ -194,14 +196,23 @@ func (t *translator) args(open, close int) [][2]int {
 			depth++
 		case ")", "]", "}":
 			depth--
+			if depth < 0 {
+				return nil, false
+			}
 		case ",":
 			if depth == 0 {
+				if j == start {
+					return nil, false // empty argument
+				}
 				out = append(out, [2]int{start, j - 1})
 				start = j + 1
 			}
 		}
 	}
-	return append(out, [2]int{start, close - 1})
+	if depth != 0 || start == close {
+		return nil, false
+	}
+	return append(out, [2]int{start, close - 1}), true
 }
 
 // span returns the source bytes of significant tokens first..last with
@@ -216,11 +227,14 @@ func (t *translator) span(first, last int) string {
 // position converts a byte offset to a 1-based line and column.
 func (t *translator) position(off int) (int, int) {
 	if t.lines == nil {
-		t.lines = append(t.lines, 0)
-		for i, c := range t.src {
-			if c == '\n' {
-				t.lines = append(t.lines, i+1)
+		t.lines = make([]int, 1, bytes.Count(t.src, []byte{'\n'})+1)
+		for i := 0; ; {
+			j := bytes.IndexByte(t.src[i:], '\n')
+			if j < 0 {
+				break
 			}
+			i += j + 1
+			t.lines = append(t.lines, i)
 		}
 	}
 	l := sort.SearchInts(t.lines, off+1) - 1
@@ -242,6 +256,9 @@ func (t *translator) reportAt(off int, sev diag.Severity, check, msg string) {
 
 // lookupIdent asks the table about an identifier, once per distinct name.
 func (t *translator) lookupIdent(b []byte) (hipmap.Entry, bool) {
+	if !t.filter.mayContain(b) {
+		return hipmap.Entry{}, false
+	}
 	if r, ok := t.cache[string(b)]; ok {
 		return r.entry, r.ok
 	}
@@ -429,14 +446,14 @@ func (t *translator) assemble() []byte {
 		t.edits = append(t.edits, edit{0, t.oldMarker[1], ""})
 	}
 	if (t.needRuntime || t.needHelpers) && len(t.runtimeIncludes) == 0 {
-		t.insert(t.insertAt, "#include <hip/hip_runtime.h>\n")
+		t.insert(t.insertAt, t.lineBreakAt(t.insertAt)+"#include <hip/hip_runtime.h>\n")
 	}
 	if t.needHelpers && !t.helperRegion {
 		off := t.insertAt
 		if len(t.runtimeIncludes) > 0 {
 			off = t.lineEnd(int(t.tok(t.runtimeIncludes[0]).Start))
 		}
-		t.insert(off, warpHelpers)
+		t.insert(off, t.lineBreakAt(off)+warpHelpers)
 	}
 	// By position; at one position insertions go before a replacement.
 	sort.SliceStable(t.edits, func(i, j int) bool {
@@ -447,9 +464,9 @@ func (t *translator) assemble() []byte {
 		return a.start == a.end && b.start != b.end
 	})
 	var b bytes.Buffer
-	b.Grow(len(src) + len(marker) + 64)
+	b.Grow(len(src) + len(src)/8 + len(marker) + len(warpHelpers) + 64)
 	b.WriteString(marker)
-	pos := 0
+	pos, cursor := 0, 0
 	for _, e := range t.edits {
 		if e.start < pos { // overlapping edit: the earlier one wins
 			continue
@@ -457,7 +474,7 @@ func (t *translator) assemble() []byte {
 		b.Write(src[pos:e.start])
 		b.WriteString(e.text)
 		if e.end > e.start {
-			t.keepComments(&b, e)
+			t.keepComments(&b, e, &cursor)
 		}
 		pos = e.end
 	}
@@ -466,8 +483,13 @@ func (t *translator) assemble() []byte {
 }
 
 // keepComments writes the comments inside the range an edit replaced.
-func (t *translator) keepComments(b *bytes.Buffer, e edit) {
-	i := sort.Search(len(t.toks), func(i int) bool { return int(t.toks[i].End) > e.start })
+// Edits come in source order, so the token cursor only moves forward.
+func (t *translator) keepComments(b *bytes.Buffer, e edit, cursor *int) {
+	i := *cursor
+	for i < len(t.toks) && int(t.toks[i].End) <= e.start {
+		i++
+	}
+	*cursor = i
 	for ; i < len(t.toks) && int(t.toks[i].Start) < e.end; i++ {
 		tk := t.toks[i]
 		if tk.Kind != lex.Comment || int(tk.Start) < e.start || i == 0 && t.oldMarker[0] == 0 {
@@ -496,6 +518,15 @@ func (t *translator) markerPath() string {
 		}
 		return r
 	}, p)
+}
+
+// lineBreakAt returns the newline needed before inserting whole lines at
+// off: one when off is the end of a file whose last line has no newline.
+func (t *translator) lineBreakAt(off int) string {
+	if off == len(t.src) && off > 0 && t.src[off-1] != '\n' {
+		return "\n"
+	}
+	return ""
 }
 
 // lineEnd returns the offset just after the newline ending the line that

@@ -52,10 +52,12 @@ func (w *waveState) init(t *translator) {
 			continue
 		}
 		b := t.src[tk.Start:tk.End]
-		if _, ok := warpIntrinsics[string(b)]; ok || string(b) == "warpSize" {
-			w.warpCode = true
+		if len(b) > 2 && b[0] == '_' || len(b) == 8 && b[0] == 'w' {
+			if _, ok := warpIntrinsics[string(b)]; ok || string(b) == "warpSize" {
+				w.warpCode = true
+			}
 		}
-		if bytes.Contains(b, []byte("fp8")) || bytes.Contains(b, []byte("e4m3")) || bytes.Contains(b, []byte("E4M3")) || bytes.Contains(b, []byte("FP8")) {
+		if !w.fp8 && bytes.ContainsAny(b, "84") && (bytes.Contains(b, []byte("fp8")) || bytes.Contains(b, []byte("e4m3")) || bytes.Contains(b, []byte("E4M3")) || bytes.Contains(b, []byte("FP8"))) {
 			w.fp8 = true
 		}
 	}
@@ -72,7 +74,10 @@ func (t *translator) warpCall(k int, name string) int {
 	if close < 0 {
 		return k + 1
 	}
-	args := t.args(open, close)
+	args, ok := t.args(open, close)
+	if !ok {
+		return k + 1
+	}
 	if t.wave.wide {
 		return t.warpCallWide(k, name, open, close, args)
 	}
@@ -234,7 +239,10 @@ func (t *translator) warpSizeIdent(k int) int {
 // and 5, full 32-bit masks, and FP8 bounds.
 func (t *translator) number(k int) {
 	b := t.text(k)
-	if t.wave.fp8 && isFP8Max(b) {
+	if len(b) > 12 || b[0] < '0' || b[0] > '9' {
+		return
+	}
+	if t.wave.fp8 && b[0] == '4' && isFP8Max(b) {
 		t.report(k, diag.Warning, "fp8-range", "448 is the largest e4m3 value in OCP FP8 (NVIDIA, gfx950, RDNA4), but gfx94x uses e4m3 fnuz whose largest value is 240; derive it from the type (for example std::numeric_limits) or select per architecture")
 	}
 	if !t.wave.warpCode {

@@ -92,7 +92,7 @@ func runTranslate(e *env, o *translateFlags, args []string) int {
 	outDir := o.out
 	var files []string
 	hasManifest := fileExists(filepath.Join(root, manifest.FileName))
-	if hasManifest && outDir == "" || len(args) == 0 && !o.stdout {
+	if hasManifest || len(args) == 0 {
 		p, code := loadProject(e)
 		if p == nil {
 			return code
