@@ -6,7 +6,7 @@ hipSOLVER, cusparse -> hipSPARSE, curand -> hipRAND, cufft -> hipFFT) every
 supported entry's HIP name must appear in the library's public headers
 (library/include) at some rocm-X.Y.0 tag or at the pinned HEAD, and no entry
 may claim a release earlier than the first tag that has the name. The
-hipDataType values (HIP_R_*, HIP_C_*) are exempt from the second rule: the
+hipDataType type and values (HIP_R_*, HIP_C_*) are exempt from the second rule: the
 HIP runtime declares them (hip/library_types.h), the libraries only use them.
 Read-only: reports and exits 1 on a violation.
 
@@ -27,7 +27,7 @@ TAGS = ["rocm-5.0.0", "rocm-5.1.0", "rocm-5.2.0", "rocm-5.3.0", "rocm-5.4.0", "r
         "rocm-5.6.0", "rocm-5.7.0", "rocm-6.0.0", "rocm-6.1.0", "rocm-6.2.0", "HEAD"]
 REPOS = {"cublas": "hipBLAS", "cublaslt": "hipBLASLt", "cusolver": "hipSOLVER",
          "cusparse": "hipSPARSE", "curand": "hipRAND", "cufft": "hipFFT"}
-RUNTIME_TYPES = re.compile(r"^HIP_[RC]_\w+$")
+RUNTIME_TYPES = re.compile(r"^(HIP_[RC]_\w+|hipDataType)$")
 
 
 def idents(git, tag):
