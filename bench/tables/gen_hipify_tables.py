@@ -151,20 +151,68 @@ def header_identifiers(include_dir):
     return idents
 
 
-def check_installed(entry, idents, release):
-    """Give a lower bound to an entry whose HIP name the installed HIP
-    headers (ROCm `release`) lack although the docs imply it is there."""
+# HIP's public headers live in ROCm/HIP (include/hip) with the AMD
+# implementation in ROCm/hipamd up to 5.6 and in ROCm/clr from 5.6 on.
+RELEASE_TAGS = ["rocm-5.3.0", "rocm-5.4.0", "rocm-5.5.0", "rocm-5.6.0", "rocm-5.7.0",
+                "rocm-6.0.0", "rocm-6.1.0", "rocm-6.2.0", "HEAD"]
+HEAD_RELEASE = (6, 3)
+
+
+def git_identifiers(gitdir, tag, root):
+    try:
+        files = subprocess.check_output(["git", "--git-dir", gitdir, "ls-tree", "-r", "--name-only", tag, root],
+                                        text=True, stderr=subprocess.DEVNULL).split()
+    except subprocess.CalledProcessError:
+        return set()
+    out = set()
+    for f in files:
+        if not f.endswith(".h") or "nvidia_detail" in f or "nvcc_detail" in f:
+            continue
+        text = subprocess.check_output(["git", "--git-dir", gitdir, "show", tag + ":" + f], text=True, errors="replace")
+        out.update(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", re.sub(r"/\*.*?\*/|//[^\n]*", " ", text, flags=re.S)))
+    return out
+
+
+def release_identifiers(args):
+    """[(release, identifiers)] for the HIP releases after the installed one."""
+    out = []
+    for tag in RELEASE_TAGS:
+        ids = git_identifiers(args.hip_git, tag, "include/hip")
+        if args.hipamd_git:
+            ids |= git_identifiers(args.hipamd_git, tag, "include/hip")
+        if args.clr_git:
+            ids |= git_identifiers(args.clr_git, tag, "hipamd/include/hip")
+        rel = HEAD_RELEASE if tag == "HEAD" else version(tag[len("rocm-"):])
+        out.append((rel, ids))
+    return out
+
+
+def check_installed(entry, idents, release, later):
+    """Corrects the lower bound of an entry whose HIP name the installed HIP
+    headers (ROCm `release`) lack, or that the docs date earlier than the
+    first release declaring it (later: release_identifiers or None)."""
     cuda, hip, status, rng, note = entry
     if status == "unsupported" or hip == "=":
         return entry
     lo = version(rng) if rng and not rng.startswith("..") else None
-    if lo and lo > release:
+    if (not lo or lo <= release) and hip in idents:
         return entry
-    if hip in idents:
-        return entry
-    after = "%d.%d.." % (release[0], release[1] + 1)
-    rng = after + rng.split("..", 1)[1] if rng else after
-    extra = "absent from ROCm %d.%d headers; first release not recorded" % release
+    if later is None:
+        if lo and lo > release:
+            return entry
+        first, extra = (release[0], release[1] + 1), \
+            "absent from ROCm %d.%d headers; first release not recorded" % release
+    else:
+        first = next((r for r, ids in later if hip in ids), None)
+        if first is None:
+            extra = "HIPIFY maps it to %s, which neither ROCm 5.3-6.2 nor HIP's sources of Oct 2024 declare" % hip
+            return cuda, "-", "unsupported", "", (note + "; " + extra) if note else extra
+        if lo and lo >= first:
+            return entry
+        extra = "first declared in ROCm %d.%d" % first if first != HEAD_RELEASE else \
+            "first declared in HIP's sources after ROCm 6.2"
+    hi = rng.split("..", 1)[1] if rng else ""
+    rng = "%d.%d..%s" % (first[0], first[1], hi)
     return cuda, hip, status, rng, (note + "; " + extra) if note else extra
 
 
@@ -199,7 +247,7 @@ def lower_bound(rng):
     return version(rng) if rng and not rng.startswith("..") else None
 
 
-def add_older(args, families, owner, skip, idents, release):
+def add_older(args, families, owner, skip, idents, release, later):
     """Adds, for names whose current HIP name starts at a later release,
     the mapping an older snapshot of the tables gives, bounded above by that
     release."""
@@ -241,7 +289,7 @@ def add_older(args, families, owner, skip, idents, release):
                 note = old[4] + "; " + note
             e = (cuda, old[1], old[2], rng, note)
             if idents is not None and fam in RUNTIME_HEADER_FAMILIES:
-                e = check_installed(e, idents, release)
+                e = check_installed(e, idents, release, later)
                 if lower_bound(e[3]) and lower_bound(e[3]) >= lo_new:
                     continue
             families[fam].append(e)
@@ -261,6 +309,11 @@ def main():
                     help="installed HIP runtime headers (e.g. /usr/include/hip) to check the "
                          "runtime, driver and device names against")
     ap.add_argument("--hip-release", default="5.2", help="ROCm release of --hip-include")
+    ap.add_argument("--hip-git", metavar="DIR",
+                    help="ROCm/HIP git directory: dates the runtime, driver and device names the "
+                         "installed headers lack by the first release tag that declares them")
+    ap.add_argument("--hipamd-git", metavar="DIR", help="ROCm/hipamd git directory (releases up to 5.6)")
+    ap.add_argument("--clr-git", metavar="DIR", help="ROCm/clr git directory (releases from 5.6)")
     ap.add_argument("--old-rev", metavar="REV",
                     help="an older commit of the tables: where a CUDA name now maps to a HIP name that "
                          "first shipped in a later release, the older mapping is kept for the releases "
@@ -283,12 +336,13 @@ def main():
     origin = {}
     idents = header_identifiers(args.hip_include) if args.hip_include else None
     release = version(args.hip_release)
+    later = release_identifiers(args) if args.hip_git and idents is not None else None
     for text, default, where in sources:
         for section, cells in rows(text):
             fam = family_of(default, section, cells[0])
             e = entry(cells)
             if idents is not None and fam in RUNTIME_HEADER_FAMILIES:
-                e = check_installed(e, idents, release)
+                e = check_installed(e, idents, release, later)
             if e[0] in skip:
                 continue
             if e[0] in owner:
@@ -299,7 +353,7 @@ def main():
             origin[fam] = where
             families.setdefault(fam, []).append(e)
     if args.old_rev:
-        add_older(args, families, owner, skip, idents, release)
+        add_older(args, families, owner, skip, idents, release, later)
     for fam in sorted(GENERATED - set(families)):
         # Every name of the family now has another owner.
         path = os.path.join(args.out, fam + ".tsv")
