@@ -78,12 +78,25 @@ var specialNames = func() map[string]specialName {
 	return m
 }()
 
+// specialFilter rejects most identifiers before the specialNames lookup.
+var specialFilter = func() *nameFilter {
+	f := &nameFilter{}
+	for n := range specialNames {
+		f.add(n)
+	}
+	return f
+}()
+
 // special handles identifiers with rules beyond the table. handled is
 // false when the table should still be consulted.
 func (t *translator) special(k int, b []byte) (next int, handled bool) {
-	sp, ok := specialNames[string(b)]
+	var sp specialName
+	ok := specialFilter.mayContain(b)
+	if ok {
+		sp, ok = specialNames[string(b)]
+	}
 	if !ok {
-		if len(b) >= 5 && bytes.Contains(b, []byte("wgmma")) {
+		if len(b) >= 5 && bytes.IndexByte(b, 'g') >= 0 && bytes.Contains(b, []byte("wgmma")) {
 			t.report(k, diag.Error, "hopper-feature", string(b)+": wgmma (warpgroup matrix multiply) is Hopper-only; AMD uses MFMA/WMMA instructions (rocWMMA, composable_kernel)")
 			return k + 1, true
 		}

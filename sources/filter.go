@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/hipgen/hipgen/sources/hipmap"
+	"github.com/hipgen/hipgen/sources/lex"
 )
 
 // nameFilter is a bit set over a cheap hash of identifiers that the table
@@ -59,4 +60,37 @@ func filterFor(tbl *hipmap.Table) *nameFilter {
 	}
 	filters[tbl] = f
 	return f
+}
+
+// Token and index buffers are reused between translations: a large file
+// needs megabytes of them, and allocating (and zeroing) them each time
+// costs more than lexing. Nothing of one translation is visible to the next.
+var (
+	tokenPool = sync.Pool{New: func() any { return new([]lex.Token) }}
+	sigPool   = sync.Pool{New: func() any { return new([]int32) }}
+)
+
+func getTokenBuffer(n int) []lex.Token {
+	p := tokenPool.Get().(*[]lex.Token)
+	if cap(*p) < n {
+		return make([]lex.Token, 0, n)
+	}
+	return (*p)[:0]
+}
+
+func getSigBuffer(n int) []int32 {
+	p := sigPool.Get().(*[]int32)
+	if cap(*p) < n {
+		return make([]int32, 0, n)
+	}
+	return (*p)[:0]
+}
+
+// release returns the translator's buffers to the pools; t must not be
+// used afterwards.
+func (t *translator) release() {
+	toks, sig := t.toks[:0], t.sig[:0]
+	t.toks, t.sig = nil, nil
+	tokenPool.Put(&toks)
+	sigPool.Put(&sig)
 }

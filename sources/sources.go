@@ -94,6 +94,7 @@ func TranslateStats(name string, src []byte, opts Options) ([]byte, []diag.Diagn
 	out := t.assemble()
 	diags := t.filterSuppressed()
 	diag.Sort(diags)
+	t.release()
 	return out, diags, Stats{Mapped: t.mapped}
 }
 

@@ -71,7 +71,7 @@ func newTranslator(name string, src []byte, opts Options) *translator {
 	if t.opts.Launch == "" {
 		t.opts.Launch = LaunchChevron
 	}
-	t.toks = lex.Tokenize(src, make([]lex.Token, 0, len(src)/4+16))
+	t.toks = lex.Tokenize(src, getTokenBuffer(len(src)/4+16))
 	t.buildSig()
 	// A .cu file is a CUDA translation unit: it always needs the runtime.
 	t.needRuntime = strings.HasSuffix(name, ".cu")
@@ -88,7 +88,7 @@ const (
 // buildSig lists significant tokens, leaving out an earlier hipgen marker
 // line and hipgen's own helper block.
 func (t *translator) buildSig() {
-	t.sig = make([]int32, 0, len(t.toks)/2+1)
+	t.sig = getSigBuffer(len(t.toks)/2 + 1)
 	t.oldMarker = [2]int{-1, -1}
 	inHelpers := false
 	for i, tk := range t.toks {

@@ -57,10 +57,21 @@ func (w *waveState) init(t *translator) {
 				w.warpCode = true
 			}
 		}
-		if !w.fp8 && bytes.ContainsAny(b, "84") && (bytes.Contains(b, []byte("fp8")) || bytes.Contains(b, []byte("e4m3")) || bytes.Contains(b, []byte("E4M3")) || bytes.Contains(b, []byte("FP8"))) {
+		if !w.fp8 && len(b) >= 3 && hasDigit48(b) && (bytes.Contains(b, []byte("fp8")) || bytes.Contains(b, []byte("e4m3")) || bytes.Contains(b, []byte("E4M3")) || bytes.Contains(b, []byte("FP8"))) {
 			w.fp8 = true
 		}
 	}
+}
+
+// hasDigit48 reports whether b holds an '8' or a '4', the cheap test
+// before looking for fp8 and e4m3 in a name.
+func hasDigit48(b []byte) bool {
+	for _, c := range b {
+		if c == '8' || c == '4' {
+			return true
+		}
+	}
+	return false
 }
 
 // warpCall rewrites a call of a CUDA warp intrinsic at k.
@@ -247,6 +258,9 @@ func (t *translator) number(k int) {
 	}
 	if !t.wave.warpCode {
 		return
+	}
+	if len(b) > 13 || len(b) > 2 && b[1] != 'x' && b[1] != 'X' {
+		return // not 5, 16, 31, 32 or 0xffffffff with a suffix
 	}
 	s := strings.ToLower(strings.TrimRight(string(b), "uUlL"))
 	op := string(t.text(k - 1))

@@ -59,12 +59,14 @@ func (l *lexer) emit(k Kind, start, end int) {
 }
 
 var identTab [256]bool
+var identStartTab [256]bool
 var digitTab [256]bool
 
 func init() {
 	for c := 0; c < 256; c++ {
 		identTab[c] = c == '_' || c == '$' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80
 		digitTab[c] = c >= '0' && c <= '9'
+		identStartTab[c] = identTab[c] && !digitTab[c]
 	}
 }
 
@@ -74,6 +76,12 @@ func (l *lexer) run() {
 	i := 0
 	for i < n {
 		c := src[i]
+		// Identifiers are the most common token: take them first.
+		if identStartTab[c] {
+			l.lineStart = false
+			i = l.identOrLiteral(i)
+			continue
+		}
 		start := i
 		switch {
 		case c == '\n':

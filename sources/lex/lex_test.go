@@ -109,3 +109,17 @@ func FuzzTokenize(f *testing.F) {
 		}
 	})
 }
+
+func BenchmarkTokenize(b *testing.B) {
+	line := "__global__ void k(const float* __restrict__ in, float* out, int n) { // sum\n" +
+		"  int i = blockIdx.x * blockDim.x + threadIdx.x; float v = i < n ? in[i] : 0.0f; /* c */\n" +
+		"  for (int o = 16; o > 0; o /= 2) v += __shfl_down_sync(0xffffffff, v, o);\n" +
+		"  if ((threadIdx.x & 31) == 0) atomicAdd(out, v); printf(\"%d\\n\", 1'000);\n}\n"
+	src := []byte(strings.Repeat(line, (4<<20)/len(line)))
+	buf := Tokenize(src, nil)
+	b.SetBytes(int64(len(src)))
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		buf = Tokenize(src, buf)
+	}
+}
