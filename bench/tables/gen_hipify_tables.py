@@ -283,7 +283,9 @@ def add_older(args, families, owner, skip, idents, release, later):
                 continue
             rng = ("%d.%d" % lo_old if lo_old else "") + "..%d.%d" % lo_new
             note = "before ROCm %d.%d; tables of commit %s" % (lo_new + (old_commit[:12],))
-            if new[1] == old[1] + "_v2":
+            if new[1] == old[1] + "_v2" and "Ex" in old[1]:
+                note = "takes hipblasDatatype_t, not hipDataType, for its type arguments; " + note
+            elif new[1] == old[1] + "_v2":
                 note = "takes hipblasComplex/hipblasDoubleComplex, not hipComplex: cast the pointers; " + note
             if old[4]:
                 note = old[4] + "; " + note
