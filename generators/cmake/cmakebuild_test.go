@@ -152,7 +152,7 @@ func tryIn(dir string, env []string, name string, args ...string) (string, error
 }
 
 var (
-	buildLine     = regexp.MustCompile(`Building (CUDA|CXX) object (\S+)`)
+	buildLine     = regexp.MustCompile(`Building (CUDA|CXX|HIP) object (\S+)`)
 	translateLine = regexp.MustCompile(`hipgen: translating (\S+)`)
 )
 
@@ -170,7 +170,10 @@ type backendCase struct {
 	backend  string
 	archLine string // the configure message naming the architectures
 	args     func(t *testing.T, launcher []string) []string
-	objExt   string // object name suffix of an edited .cu file's compile
+	env      []string // extra environment for every CMake run
+	// configLine is one more message the configure output must hold.
+	configLine string
+	objExt     string // object name suffix of an edited .cu file's compile
 	// archMarkers are strings each GPU object must contain, one per arch.
 	archMarkers []string
 }
@@ -227,6 +230,51 @@ var hipCase = backendCase{
 	objExt: ".hip.o",
 }
 
+// debianHIPLang is where Debian installs ROCm's hip-lang CMake package:
+// under the multiarch directory, where CMake 3.21-3.27 does not look.
+const debianHIPLang = "/usr/lib/x86_64-linux-gnu/cmake/hip-lang"
+
+// hipLangCase builds through CMake's HIP language (the ROCm 5.3+ path)
+// with Debian's clang. A stand-in ROCm root gives CMake the
+// <root>/lib/cmake/hip-lang it expects, linked to Debian's real package;
+// HIPFLAGS passes the paths Debian's hipcc would pass to clang.
+func hipLangCase(t *testing.T) backendCase {
+	bc := hipCase
+	standinRoot := filepath.Join(t.TempDir(), "standin-rocm-root")
+	if err := os.MkdirAll(filepath.Join(standinRoot, "lib", "cmake"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(debianHIPLang, filepath.Join(standinRoot, "lib", "cmake", "hip-lang")); err != nil {
+		t.Fatal(err)
+	}
+	bc.env = []string{
+		"HIPFLAGS=--rocm-path=/usr --hip-device-lib-path=/usr/lib/x86_64-linux-gnu/amdgcn/bitcode",
+		"CMAKE_PREFIX_PATH=/usr/lib/x86_64-linux-gnu/cmake",
+	}
+	bc.configLine = "compiling HIP with CMake's HIP language (/usr/bin/clang++-15)"
+	bc.args = func(t *testing.T, launcher []string) []string {
+		return []string{"-DHIPGEN_ROCM_ARCHS=" + testROCmArchs, "-DHIPGEN_TRANSLATE=BUILD",
+			"-DHIPGEN_EXECUTABLE=" + hipgenBinary(t), "-DHIPGEN_HIP_LANGUAGE=ON",
+			"-DCMAKE_HIP_COMPILER=/usr/bin/clang++-15", "-DCMAKE_HIP_COMPILER_ROCM_ROOT=" + standinRoot,
+			"-DCMAKE_HIP_COMPILER_LAUNCHER=" + strings.Join(launcher, ";")}
+	}
+	return bc
+}
+
+func TestBuildHIPLanguage(t *testing.T) {
+	requireTools(t, "cmake", "clang++-15")
+	if _, err := os.Stat(debianHIPLang); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("%v (libamdhip64-dev provides it)", err)
+		}
+		t.Skipf("Debian's hip-lang package is not installed: %v", err)
+	}
+	bc := hipLangCase(t)
+	for _, name := range examples(t) {
+		t.Run(name, func(t *testing.T) { buildExample(t, name, bc) })
+	}
+}
+
 func TestBuildCUDA(t *testing.T) {
 	requireTools(t, "cmake", "nvcc")
 	for _, name := range examples(t) {
@@ -245,7 +293,7 @@ func TestBuildHIP(t *testing.T) {
 // then checks incremental rebuilds and installation.
 func buildExample(t *testing.T, name string, bc backendCase) {
 	root, p := copyProject(t, name)
-	env := testEnv()
+	env := testEnv(bc.env...)
 	launcherLog := filepath.Join(root, "launcher.log")
 	launcherScript, _ := filepath.Abs(filepath.Join("testdata", "launcher", "record-launcher.sh"))
 	launcher := []string{"sh", launcherScript, launcherLog}
@@ -254,6 +302,7 @@ func buildExample(t *testing.T, name string, bc backendCase) {
 	for _, want := range []string{
 		"hipgen: " + p.Name + ": GPU backend " + bc.backend + " (HIPGEN_GPU_BACKEND=" + bc.backend + ")",
 		"hipgen: " + p.Name + ": " + bc.archLine,
+		"hipgen: " + p.Name + ": " + bc.configLine,
 	} {
 		if !strings.Contains(conf, want) {
 			t.Errorf("configure output lacks %q:\n%s", want, conf)
