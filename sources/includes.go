@@ -188,6 +188,14 @@ func (t *translator) include(k int) {
 				t.count(e)
 			}
 		}
+		// HIP's own device headers (cooperative groups, fp16, ...) need
+		// hip_runtime.h before them, which CUDA's did not.
+		if needsRuntimeFirst(e.HIP) {
+			t.needRuntime = true
+			if t.firstHIPHeader < 0 {
+				t.firstHIPHeader = k
+			}
+		}
 		t.noteDeprecated(pk, e)
 		return
 	}
@@ -318,4 +326,19 @@ func boolInt(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+// needsRuntimeFirst reports whether a HIP header must come after
+// hip_runtime.h: the device headers (cooperative groups, half, bfloat16
+// and FP8 types) use its macros without including it.
+func needsRuntimeFirst(p string) bool {
+	if !strings.HasPrefix(p, "hip/") {
+		return false
+	}
+	for _, s := range []string{"cooperative_groups", "fp16", "bf16", "bfloat16", "fp8"} {
+		if strings.Contains(p, s) {
+			return true
+		}
+	}
+	return false
 }

@@ -45,6 +45,7 @@ type translator struct {
 
 	// Include bookkeeping, see includes.go.
 	runtimeIncludes []int // sig positions of '#' of includes that are (or become) hip_runtime.h
+	firstHIPHeader  int   // sig position of the first include of another hip/ header, or -1
 	needRuntime     bool
 	insertAt        int // byte offset where a new include goes (after guard or #pragma once)
 	oldMarker       [2]int
@@ -75,6 +76,7 @@ func newTranslator(name string, src []byte, opts Options) *translator {
 	t.buildSig()
 	// A .cu file is a CUDA translation unit: it always needs the runtime.
 	t.needRuntime = strings.HasSuffix(name, ".cu")
+	t.firstHIPHeader = -1
 	return t
 }
 
@@ -445,15 +447,22 @@ func (t *translator) assemble() []byte {
 	if t.oldMarker[0] == 0 {
 		t.edits = append(t.edits, edit{0, t.oldMarker[1], ""})
 	}
-	if (t.needRuntime || t.needHelpers) && len(t.runtimeIncludes) == 0 {
-		t.insert(t.insertAt, t.lineBreakAt(t.insertAt)+"#include <hip/hip_runtime.h>\n")
+	// The runtime include moves to the top when another HIP header came
+	// before it: HIP's device headers need it first.
+	move := len(t.runtimeIncludes) > 0 && t.firstHIPHeader >= 0 && t.firstHIPHeader < t.runtimeIncludes[0]
+	if move {
+		t.dropDirective(t.runtimeIncludes[0])
 	}
+	helpers := ""
 	if t.needHelpers && !t.helperRegion {
-		off := t.insertAt
-		if len(t.runtimeIncludes) > 0 {
-			off = t.lineEnd(int(t.tok(t.runtimeIncludes[0]).Start))
-		}
-		t.insert(off, t.lineBreakAt(off)+warpHelpers)
+		helpers = warpHelpers
+	}
+	switch {
+	case move || (t.needRuntime || t.needHelpers) && len(t.runtimeIncludes) == 0:
+		t.insert(t.insertAt, t.lineBreakAt(t.insertAt)+"#include <hip/hip_runtime.h>\n"+helpers)
+	case helpers != "":
+		off := t.lineEnd(int(t.tok(t.runtimeIncludes[0]).Start))
+		t.insert(off, t.lineBreakAt(off)+helpers)
 	}
 	// By position; at one position insertions go before a replacement.
 	sort.SliceStable(t.edits, func(i, j int) bool {
