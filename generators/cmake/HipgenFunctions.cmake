@@ -390,6 +390,17 @@ endfunction()
 
 # _hipgen_translate_mode(<project>): BUILD or PREGENERATED, said once.
 function(_hipgen_translate_mode project)
+  if(HIPGEN_EXECUTABLE AND NOT IS_ABSOLUTE "${HIPGEN_EXECUTABLE}")
+    # Rules depend on the program file, so a bare name must become a path.
+    set(_hipgen_abs "")
+    if(NOT CMAKE_VERSION VERSION_LESS 3.21)
+      find_program(_hipgen_abs NAMES "${HIPGEN_EXECUTABLE}" NO_CACHE)
+    endif()
+    if(NOT _hipgen_abs)
+      message(FATAL_ERROR "hipgen: HIPGEN_EXECUTABLE=${HIPGEN_EXECUTABLE} is not on PATH; give its full path")
+    endif()
+    set(HIPGEN_EXECUTABLE "${_hipgen_abs}" CACHE FILEPATH "hipgen, translating CUDA sources at build time" FORCE)
+  endif()
   string(TOUPPER "${HIPGEN_TRANSLATE}" mode)
   if(mode STREQUAL "")
     if(HIPGEN_EXECUTABLE)
