@@ -41,6 +41,7 @@ const (
 	spConstexpr
 	spDevice
 	spHopper
+	spCoalesced
 )
 
 // specialName is the rule for one identifier; name is the map's own key,
@@ -67,6 +68,7 @@ var specialNames = func() map[string]specialName {
 	add(spShared, "__shared__")
 	add(spCutlass, "cutlass", "cute")
 	add(spConstexpr, "constexpr")
+	add(spCoalesced, "coalesced_threads", "coalesced_group")
 	for n := range deviceWords {
 		if _, ok := m[n]; !ok {
 			add(spDevice, n)
@@ -148,6 +150,11 @@ func (t *translator) special(k int, b []byte) (next int, handled bool) {
 		if t.is(k+1, ".") {
 			t.builtinArgument(k)
 		}
+	case spCoalesced:
+		if !t.coalescedNoted {
+			t.coalescedNoted = true
+			t.report(k, diag.Warning, checkWaveHazard, s+": a coalesced group spans the active lanes of the whole wavefront, up to 64 on CDNA GPUs, not of a 32-lane warp: size() and thread_rank() can exceed 31 and 32-bit masks built from them overflow; use tiled_partition<32> where the code assumes 32 lanes")
+		}
 	case spHopper:
 		t.report(k, diag.Error, "hopper-feature", s+": "+hopperWords[s]+" are an NVIDIA hardware feature with no AMD equivalent; rewrite this part for ROCm")
 		return k + 1, true
@@ -199,6 +206,16 @@ func (t *translator) inlineAsm(k int) int {
 		}
 	}
 	msg := "inline PTX assembly cannot run on AMD GPUs; replace it with HIP intrinsics or guard it with #if !defined(__HIP_PLATFORM_AMD__)"
+	for i := j + 1; i < close; i++ {
+		if t.tok(i).Kind == lex.String && bytes.Contains(t.text(i), []byte("%laneid")) {
+			msg = "inline PTX reads %laneid, which cannot run on AMD GPUs; use (__lane_id() & 31) for the lane within a 32-lane logical warp"
+			break
+		}
+		if t.tok(i).Kind == lex.String && bytes.Contains(t.text(i), []byte("%lanemask")) {
+			msg = "inline PTX reads a %lanemask register, which cannot run on AMD GPUs; compute it from the lane, for example (1u << (__lane_id() & 31)) - 1 for %lanemask_lt"
+			break
+		}
+	}
 	if what != "" {
 		t.report(k, diag.Error, "hopper-feature", "inline PTX uses "+what+", which has no AMD equivalent")
 	}

@@ -53,6 +53,7 @@ type translator struct {
 	needHelpers     bool
 	fp8Noted        bool // the FP8 format warning is given once per file
 	cutlassNoted    bool // so is the CUTLASS namespace error
+	coalescedNoted  bool // and the coalesced-group hazard
 	wave            waveState
 }
 
