@@ -21,13 +21,19 @@ func configure(t *testing.T, env []string, args ...string) (string, bool) {
 	return out, err == nil
 }
 
-func standin(t *testing.T, dir string) string {
+// standinDir is a stand-in host under testdata: its sys/ tree and its
+// rocm_agent_enumerator.
+func standinDir(t *testing.T, dir string) string {
 	t.Helper()
-	p, err := filepath.Abs(filepath.Join("testdata", dir, "rocm_agent_enumerator"))
+	p, err := filepath.Abs(filepath.Join("testdata", dir))
 	if err != nil {
 		t.Fatal(err)
 	}
 	return p
+}
+
+func standin(t *testing.T, dir string) string {
+	return filepath.Join(standinDir(t, dir), "rocm_agent_enumerator")
 }
 
 func TestConfigureROCmArchs(t *testing.T) {
@@ -43,15 +49,21 @@ func TestConfigureROCmArchs(t *testing.T) {
 	}{{
 		name: "manifest default on this GPU-less machine",
 		ok:   true,
-		want: []string{"rocm archs gfx1030,gfx90a (from manifest default; "},
+		want: []string{"rocm archs gfx1030,gfx90a (from manifest default; no KFD topology under /sys: no amdgpu driver loaded, or no AMD GPU; rocm_agent_enumerator "},
 		// rocm_agent_enumerator's traceback on a machine without an AMD
 		// GPU never reaches the user.
 		notWant: []string{"Traceback", "FileNotFoundError"},
 	}, {
 		name: "detected on an MI210 host, gfx000 dropped",
-		args: []string{"-DHIPGEN_ROCM_AGENT_ENUMERATOR=" + standin(t, "standin-gfx90a")},
+		args: []string{"-DHIPGEN_ROCM_AGENT_ENUMERATOR=" + standin(t, "standin-mi210")},
 		ok:   true,
 		want: []string{"rocm archs gfx90a (from rocm_agent_enumerator)"},
+	}, {
+		name: "KFD sysfs on an MI210 host comes before rocm_agent_enumerator",
+		args: []string{"-DHIPGEN_SYSFS_ROOT=" + standinDir(t, "standin-mi210"),
+			"-DHIPGEN_ROCM_AGENT_ENUMERATOR=" + standin(t, "standin-mi300x")},
+		ok:   true,
+		want: []string{"rocm archs gfx90a (from KFD sysfs)"},
 	}, {
 		name: "detected MI300X is validated against ROCm 5.2's hipcc",
 		args: []string{"-DHIPGEN_ROCM_AGENT_ENUMERATOR=" + standin(t, "standin-mi300x")},
