@@ -17,7 +17,8 @@ import (
 var update = flag.Bool("update", false, "rewrite the wanted output of golden cases that changed")
 
 // A golden case is testdata/NAME.txtar: the comment holds options, one per
-// line ("launch: ggl", "rocm: 6.2", "wave: wide"); the first file is the
+// line ("launch: ggl", "rocm: 6.2", "wave: wide", "local: a.h b/c.h" for
+// Options.LocalIncludes); the first file is the
 // CUDA input (its name is the translated path), then "want" holds the
 // wanted output and "diagnostics" the wanted diagnostics.
 type golden struct {
@@ -58,6 +59,8 @@ func loadGoldens(t *testing.T) []golden {
 				g.opts.Launch = Launch(v)
 			case "wave":
 				g.opts.Wave = Wave(v)
+			case "local":
+				g.opts.LocalIncludes = strings.Fields(v)
 			case "rocm":
 				ver, err := hipmap.ParseVersion(v)
 				if err != nil {

@@ -2,7 +2,6 @@ package sources
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"path"
 	"sort"
@@ -96,9 +95,6 @@ func includePath(src []byte, tk lex.Token) (p string, quoted, ok bool) {
 	return "", false, false
 }
 
-// ErrNotFound is wrapped by IncludeClosure when the starting file cannot be read.
-var ErrNotFound = errors.New("file not found")
-
 // IncludeClosure returns the project-local headers that file reaches
 // through #include, directly or not: slash paths relative to the project
 // root, sorted, without file itself. read reads a root-relative slash path.
@@ -120,34 +116,68 @@ func IncludeClosure(read func(path string) ([]byte, error), file string, include
 		cur := queue[0]
 		queue = queue[1:]
 		for _, inc := range Includes(contents[cur]) {
-			var cands []string
-			if inc.Quoted {
-				cands = append(cands, path.Join(path.Dir(cur), inc.Path))
+			c, data := resolveInclude(read, cur, inc, includeDirs)
+			if c == "" || seen[c] {
+				continue
 			}
-			for _, d := range includeDirs {
-				cands = append(cands, path.Join(d, inc.Path))
-			}
-			for _, c := range cands {
-				if c == ".." || strings.HasPrefix(c, "../") || path.IsAbs(c) {
-					continue
-				}
-				if seen[c] {
-					break
-				}
-				data, err := read(c)
-				if err != nil {
-					continue
-				}
-				seen[c] = true
-				contents[c] = data
-				out = append(out, c)
-				queue = append(queue, c)
-				break
-			}
+			seen[c] = true
+			contents[c] = data
+			out = append(out, c)
+			queue = append(queue, c)
 		}
 	}
 	sort.Strings(out)
 	return out, nil
+}
+
+func (t *translator) isLocal(p string) bool {
+	for _, l := range t.opts.LocalIncludes {
+		if l == p {
+			return true
+		}
+	}
+	return false
+}
+
+// LocalIncludes returns the #include paths of src (the file at the slash
+// path file) that resolve to project files, by the rules of
+// IncludeClosure, sorted and without duplicates: what Options.LocalIncludes
+// wants.
+func LocalIncludes(read func(path string) ([]byte, error), file string, src []byte, includeDirs []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, inc := range Includes(src) {
+		if seen[inc.Path] {
+			continue
+		}
+		if c, _ := resolveInclude(read, file, inc, includeDirs); c != "" {
+			seen[inc.Path] = true
+			out = append(out, inc.Path)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// resolveInclude finds the project file an include names, with its
+// contents.
+func resolveInclude(read func(path string) ([]byte, error), from string, inc Include, includeDirs []string) (string, []byte) {
+	var cands []string
+	if inc.Quoted {
+		cands = append(cands, path.Join(path.Dir(from), inc.Path))
+	}
+	for _, d := range includeDirs {
+		cands = append(cands, path.Join(d, inc.Path))
+	}
+	for _, c := range cands {
+		if c == ".." || strings.HasPrefix(c, "../") || path.IsAbs(c) {
+			continue
+		}
+		if data, err := read(c); err == nil {
+			return c, data
+		}
+	}
+	return "", nil
 }
 
 // include rewrites the #include directive whose '#' is at k.
@@ -163,6 +193,12 @@ func (t *translator) include(k int) {
 	}
 	if p == RuntimeHeader {
 		t.runtimeInclude(k)
+		return
+	}
+	if t.isLocal(p) {
+		if path.Ext(p) == ".cu" {
+			t.replace(pk, delimit(OutputPath(p), quoted))
+		}
 		return
 	}
 	if isCUTLASS(p) {
@@ -203,7 +239,9 @@ func (t *translator) include(k int) {
 		t.replace(pk, delimit(OutputPath(p), true))
 		return
 	}
-	if isCUDAHeader(p) {
+	// An unknown quoted include is most likely a project file; an unknown
+	// angled one with a CUDA name cannot be anything but NVIDIA's.
+	if !quoted && isCUDAHeader(p) {
 		t.unavailableHeader(k, pk, p, "", Version{})
 	}
 }

@@ -31,6 +31,9 @@ func CacheKey(name string, src []byte, opts Options) string {
 	}
 	fmt.Fprintf(h, "hipgen-translate %s\x00%s\x00%s\x00%s\x00%s\x00%s\x00%s\x00%d\x00",
 		TranslatorVersion, tv, name, opts.SourcePath, v, opts.Launch, opts.Wave, len(src))
+	for _, l := range opts.LocalIncludes {
+		fmt.Fprintf(h, "%s\x00", l)
+	}
 	h.Write(src)
 	return hex.EncodeToString(h.Sum(nil))[:32]
 }

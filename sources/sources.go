@@ -62,6 +62,11 @@ type Options struct {
 	Wave Wave
 	// Table holds the mappings; nil means hipmap.Default().
 	Table *hipmap.Table
+	// LocalIncludes lists #include paths, as written in the file, that
+	// resolve to files of the project (see LocalIncludes). They are never
+	// taken for CUDA headers, whatever their names: a project may well have
+	// its own "cuda_utils.h".
+	LocalIncludes []string
 }
 
 // MarkerPrefix starts the first line of every translated file.

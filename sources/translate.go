@@ -350,6 +350,9 @@ func (t *translator) ident(k int) int {
 	if next, handled := t.special(k, b); handled {
 		return next
 	}
+	if len(b) > 6 && t.tok(k).Directive && t.guardMacro(k) {
+		return k + 1
+	}
 	// Qualified names such as cub::BlockReduce are looked up whole first.
 	if t.is(k+1, "::") && t.tok(k+2).Kind == lex.Ident && !t.is(k-1, "::") {
 		q := string(b) + "::" + string(t.text(k+2))

@@ -67,9 +67,10 @@ type translateFlags struct {
 
 // translateJob is one file to translate: its slash path relative to root.
 type translateJob struct {
-	rel string
-	src []byte
-	key string
+	rel  string
+	src  []byte
+	opts sources.Options
+	key  string
 	// results
 	out     []byte
 	diags   []diag.Diagnostic
@@ -133,7 +134,7 @@ func runTranslate(e *env, o *translateFlags, args []string) int {
 		if len(files) != 1 {
 			return e.errorf(exitUsage, "translate: --stdout needs exactly one file, got %d", len(files))
 		}
-		return translateToStdout(e, o, root, files[0], opts)
+		return translateToStdout(e, o, root, files[0], includeDirs, opts)
 	}
 	if outDir == "" {
 		return e.errorf(exitUsage, "translate: no output directory: pass -o DIR or run in a project with %s", manifest.FileName)
@@ -148,7 +149,7 @@ func runTranslate(e *env, o *translateFlags, args []string) int {
 	if !filepath.IsAbs(outAbs) {
 		outAbs = filepath.Join(root, outDir)
 	}
-	return translateTree(e, o, root, outAbs, files, opts)
+	return translateTree(e, o, root, outAbs, files, includeDirs, opts)
 }
 
 func fileExists(p string) bool {
@@ -247,9 +248,21 @@ func expandArgs(root string, args []string, outDir string) ([]string, error) {
 	return out, nil
 }
 
+// rootReader reads slash paths relative to root, refusing symbolic links
+// and paths that leave it.
+func rootReader(root string) func(string) ([]byte, error) {
+	return func(p string) ([]byte, error) {
+		abs, err := builder.ResolveInside(root, p)
+		if err != nil {
+			return nil, err
+		}
+		return os.ReadFile(abs)
+	}
+}
+
 // withHeaders adds the project-local headers the files reach.
 func withHeaders(root string, files, includeDirs []string) ([]string, error) {
-	read := func(p string) ([]byte, error) { return os.ReadFile(filepath.Join(root, filepath.FromSlash(p))) }
+	read := rootReader(root)
 	seen := map[string]bool{}
 	var out []string
 	for _, f := range files {
@@ -272,11 +285,12 @@ func withHeaders(root string, files, includeDirs []string) ([]string, error) {
 	return out, nil
 }
 
-func translateToStdout(e *env, o *translateFlags, root, rel string, opts sources.Options) int {
+func translateToStdout(e *env, o *translateFlags, root, rel string, includeDirs []string, opts sources.Options) int {
 	src, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
 	if err != nil {
 		return e.errorf(exitUsage, "translate: %v", err)
 	}
+	opts.LocalIncludes = sources.LocalIncludes(rootReader(root), rel, src, includeDirs)
 	out, ds := sources.Translate(rel, src, opts)
 	e.Stdout.Write(out)
 	if err := printDiags(e, o.format, ds, true); err != nil {
@@ -306,7 +320,7 @@ func printDiags(e *env, format string, ds []diag.Diagnostic, stdoutBusy bool) er
 
 // translateTree translates files in parallel and writes the changed
 // outputs, in sorted order, through builder.WriteGenerated.
-func translateTree(e *env, o *translateFlags, root, outAbs string, files []string, opts sources.Options) int {
+func translateTree(e *env, o *translateFlags, root, outAbs string, files, includeDirs []string, opts sources.Options) int {
 	if !o.check {
 		if err := os.MkdirAll(outAbs, 0o755); err != nil {
 			return e.errorf(exitUsage, "translate: %v", err)
@@ -319,7 +333,9 @@ func translateTree(e *env, o *translateFlags, root, outAbs string, files []strin
 		if err != nil {
 			return e.errorf(exitUsage, "translate: %v", err)
 		}
-		jobs[i] = &translateJob{rel: f, src: src, key: sources.CacheKey(f, src, opts)}
+		fo := opts
+		fo.LocalIncludes = sources.LocalIncludes(rootReader(root), f, src, includeDirs)
+		jobs[i] = &translateJob{rel: f, src: src, opts: fo, key: sources.CacheKey(f, src, fo)}
 	}
 	n := o.jobs
 	if n < 1 {
@@ -336,7 +352,7 @@ func translateTree(e *env, o *translateFlags, root, outAbs string, files []strin
 					j.skipped, j.diags = true, fromStateDiags(st.Diags)
 					continue
 				}
-				j.out, j.diags, j.stats = sources.TranslateStats(j.rel, j.src, opts)
+				j.out, j.diags, j.stats = sources.TranslateStats(j.rel, j.src, j.opts)
 			}
 		}()
 	}
@@ -349,7 +365,14 @@ func translateTree(e *env, o *translateFlags, root, outAbs string, files []strin
 	var all []diag.Diagnostic
 	var stale []string
 	written, skipped := 0, 0
+	// Keep what earlier runs recorded for other files (--only runs one
+	// file per build rule), dropping sources that no longer exist.
 	newState := translateState{Files: map[string]fileState{}}
+	for f, st := range state.Files {
+		if fileExists(filepath.Join(root, filepath.FromSlash(f))) {
+			newState.Files[f] = st
+		}
+	}
 	mapped := map[string]int{}
 	for _, j := range jobs {
 		all = append(all, j.diags...)
