@@ -92,11 +92,11 @@ macro(hipgen_project _hp_name)
       endif()
       message(STATUS "hipgen: ${_hp_name}: compiling HIP with CMake's HIP language (${CMAKE_HIP_COMPILER})")
     else()
-      # Set before find_package(hip) so it neither detects a second set of
-      # architectures nor falls back to its deprecated predecessor.
-      set(GPU_TARGETS "${HIPGEN_${_hp_name}_ARCHS}" CACHE STRING "AMD GPU targets, set by hipgen" FORCE)
       message(STATUS "hipgen: ${_hp_name}: compiling HIP with ${HIPGEN_HIPCC} (HIP_PLATFORM=amd); CMake's HIP language needs hip-lang under <rocm>/lib/cmake, ROCm 5.3 or later")
     endif()
+    # Set before find_package(hip) so it neither detects a second set of
+    # architectures nor falls back to its deprecated predecessor.
+    set(GPU_TARGETS "${HIPGEN_${_hp_name}_ARCHS}" CACHE STRING "AMD GPU targets, set by hipgen" FORCE)
     find_package(hip CONFIG REQUIRED)
     _hipgen_translate_mode(${_hp_name})
   endif()
