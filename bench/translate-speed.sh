@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# Times hipgen, ROCm's hipify-perl (default options and -quiet-warnings) and
+# PyTorch's hipify (ROCm/hipify_torch, its hipify_torch/v2 package) over the
+# same corpus of about 40,000 lines of real CUDA, in one run, end to end
+# (process start included), and prints the ratios to hipgen.
+#
+# Corpus: candle-kernels/src (every .cu and .cuh) plus cuda-samples' .cu and
+# .cuh files in path order until the total reaches CORPUS_LINES (default
+# 40000). It is extracted into a scratch directory outside the repository.
+#
+# Usage: bench/translate-speed.sh CANDLE_GIT SAMPLES_GIT HIPIFY_GIT HIPIFY_TORCH_GIT [SCRATCH]
+#   SCRATCH defaults to /tmp/hipgen-speed (wiped first).
+# hipify-perl with default options is slow (minutes for this corpus); that is
+# the point of the comparison.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+usage="usage: bench/translate-speed.sh CANDLE_GIT SAMPLES_GIT HIPIFY_GIT HIPIFY_TORCH_GIT [SCRATCH]"
+candle_git=${1:?$usage}
+samples_git=${2:?$usage}
+hipify_git=${3:?$usage}
+torch_git=${4:?$usage}
+scratch=${5:-/tmp/hipgen-speed}
+want_lines=${CORPUS_LINES:-40000}
+command -v go >/dev/null || export PATH=/usr/local/go/bin:$PATH
+
+gitdir() { git --git-dir="$1" rev-parse --git-dir >/dev/null 2>&1 && echo "$1" || echo "$1/.git"; }
+candle_git=$(gitdir "$candle_git"); samples_git=$(gitdir "$samples_git")
+hipify_git=$(gitdir "$hipify_git"); torch_git=$(gitdir "$torch_git")
+
+rm -rf "$scratch"
+mkdir -p "$scratch"/{full,corpus,tools/hipify_torch}
+git --git-dir="$candle_git" archive HEAD -- 'candle-kernels/src/*.cu' 'candle-kernels/src/*.cuh' |
+  tar -x -C "$scratch/full"
+git --git-dir="$samples_git" archive HEAD -- 'Samples/*.cu' 'Samples/*.cuh' | tar -x -C "$scratch/full"
+git --git-dir="$hipify_git" show HEAD:bin/hipify-perl >"$scratch/tools/hipify-perl"
+git --git-dir="$torch_git" archive HEAD hipify_torch | tar -x -C "$scratch/tools/hipify_torch"
+
+# Pick the corpus: all of candle-kernels first, then cuda-samples in order.
+lines=0
+files=()
+while read -r f; do
+  [ "$lines" -ge "$want_lines" ] && break
+  n=$(wc -l <"$scratch/full/$f")
+  lines=$((lines + n))
+  files+=("$f")
+  mkdir -p "$(dirname "$scratch/corpus/$f")"
+  cp "$scratch/full/$f" "$scratch/corpus/$f"
+done < <(cd "$scratch/full" && { find candle-kernels -type f | LC_ALL=C sort; find Samples -type f | LC_ALL=C sort; })
+bytes=$(cat "${files[@]/#/$scratch/corpus/}" | wc -c)
+echo "corpus: ${#files[@]} files, $lines lines, $bytes bytes"
+
+go build -o "$scratch/tools/hipgen" ./cmd/hipgen
+
+# clock N CMD... runs CMD N times and prints the best wall-clock seconds:
+# the machine may be shared, and the minimum is the least disturbed run.
+clock() {
+  local n=$1 i t0 t1 best=
+  shift
+  for ((i = 0; i < n; i++)); do
+    t0=$(date +%s.%N)
+    "$@" >/dev/null 2>&1 || true
+    t1=$(date +%s.%N)
+    best=$(echo "$t0 $t1 ${best:-inf}" | awk '{d = $2 - $1; if ($3 != "inf" && $3 < d) d = $3; printf "%.3f", d}')
+  done
+  echo "$best"
+}
+
+# Each tool starts from a clean output tree, so nothing is cached between
+# runs (hipgen is incremental; a second run over the same tree would skip).
+run_hipgen() { # JOBS
+  rm -rf "$scratch/out-hipgen"
+  "$scratch/tools/hipgen" -C "$scratch/corpus" translate -j "$1" -o "$scratch/out-hipgen" .
+}
+run_hipify_perl() { # OPTIONS...
+  (cd "$scratch/corpus" && perl "$scratch/tools/hipify-perl" "$@" "${files[@]}" >"$scratch/out-hipify-perl.txt")
+}
+run_hipify_torch() {
+  rm -rf "$scratch/out-torch" "$scratch/torch-project"
+  cp -r "$scratch/corpus" "$scratch/torch-project"
+  PYTHONPATH="$scratch/tools/hipify_torch" python3 -c '
+import sys
+from hipify_torch.v2.hipify_python import hipify
+hipify(project_directory=sys.argv[1], output_directory=sys.argv[2], show_progress=False)
+' "$scratch/torch-project" "$scratch/out-torch"
+}
+
+declare -A secs
+# Best of 3 for every tool but default hipify-perl, which runs once: it
+# takes minutes, and its best case hardly matters at that scale.
+secs[hipgen]=$(clock 3 run_hipgen 2)
+secs[hipgen -j1]=$(clock 3 run_hipgen 1)
+secs[hipify_torch v2]=$(clock 3 run_hipify_torch)
+secs[hipify-perl -quiet-warnings]=$(clock 3 run_hipify_perl -quiet-warnings)
+secs[hipify-perl]=$(clock 1 run_hipify_perl)
+
+# Sanity: each tool must have produced output for the corpus.
+hg_out=$(find "$scratch/out-hipgen" -type f \( -name '*.hip' -o -name '*.cuh' \) | wc -l)
+torch_out=$(find "$scratch/out-torch" -type f | wc -l)
+echo "outputs: hipgen $hg_out files, hipify_torch $torch_out files, hipify-perl $(wc -l <"$scratch/out-hipify-perl.txt") lines"
+
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) cores"
+printf '\n%-30s %10s %12s %12s\n' tool seconds lines/s "x hipgen"
+for t in "hipgen" "hipgen -j1" "hipify_torch v2" "hipify-perl -quiet-warnings" "hipify-perl"; do
+  awk -v t="$t" -v s="${secs[$t]}" -v base="${secs[hipgen]}" -v l="$lines" \
+    'BEGIN { printf "%-30s %10.3f %12.0f %11.1fx\n", t, s, l / s, s / base }'
+done
