@@ -262,9 +262,12 @@ func (t *translator) dropDirective(k int) {
 }
 
 // unavailableHeader reports a CUDA header with no HIP equivalent and
-// replaces the include with #error: leaving it would let the HIP compiler
-// find NVIDIA's copy (Debian installs them in /usr/include) and compile
-// against the wrong headers by accident.
+// removes the include: leaving it would let the HIP compiler find NVIDIA's
+// copy (Debian installs them in /usr/include) and compile against the wrong
+// headers by accident. A comment takes its place. Code that uses what the
+// header declared fails to compile, and is reported as unsupported-api;
+// code that does not (often the header is only used under
+// "#if __CUDA_ARCH__ >= 890", which hipcc never compiles) is fine.
 func (t *translator) unavailableHeader(k, pk int, p, note string, minROCm Version) {
 	msg := "#include <" + p + ">: no HIP equivalent in ROCm " + t.ver.String()
 	if !minROCm.IsZero() && t.ver.Less(minROCm) {
@@ -273,10 +276,10 @@ func (t *translator) unavailableHeader(k, pk int, p, note string, minROCm Versio
 	if note != "" {
 		msg += " (" + note + ")"
 	}
-	t.report(pk, diag.Error, "unsupported-header", msg+"; the include became #error so no CUDA header can leak into the HIP build")
+	t.report(pk, diag.Warning, "unsupported-header", msg+"; the include was removed so that no CUDA header can leak into the HIP build")
 	end := t.endOfDirective(k)
 	t.edits = append(t.edits, edit{int(t.tok(k).Start), int(t.tok(end - 1).End),
-		`#error "hipgen: ` + p + ` has no HIP equivalent in ROCm ` + t.ver.String() + `"`})
+		"// hipgen: removed #include <" + p + ">, which has no HIP equivalent in ROCm " + t.ver.String()})
 }
 
 func delimit(p string, quoted bool) string {

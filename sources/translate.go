@@ -51,9 +51,11 @@ type translator struct {
 	oldMarker       [2]int
 	helperRegion    bool // the output already carries hipgen's warp helpers
 	needHelpers     bool
-	fp8Noted        bool // the FP8 format warning is given once per file
-	cutlassNoted    bool // so is the CUTLASS namespace error
-	coalescedNoted  bool // and the coalesced-group hazard
+	conds           []condFrame // #if nesting, see cudaarch.go
+	deadOnHIP       bool        // inside a block hipcc never compiles
+	fp8Noted        bool        // the FP8 format warning is given once per file
+	cutlassNoted    bool        // so is the CUTLASS namespace error
+	coalescedNoted  bool        // and the coalesced-group hazard
 	wave            waveState
 }
 
@@ -253,6 +255,10 @@ func (t *translator) report(k int, sev diag.Severity, check, msg string) {
 }
 
 func (t *translator) reportAt(off int, sev diag.Severity, check, msg string) {
+	if t.deadOnHIP && sev > diag.Note {
+		sev = diag.Note
+		msg += " (in a block hipcc never compiles, see the " + checkCUDAArch + " warning)"
+	}
 	line, col := t.position(off)
 	t.diags = append(t.diags, diag.Diagnostic{File: t.name, Line: line, Col: col, Severity: sev, Message: msg, Check: check})
 }
@@ -313,6 +319,9 @@ func (t *translator) directive(k int) int {
 		return t.endOfDirective(k)
 	case "define":
 		t.define(k)
+		return k + 2
+	case "if", "ifdef", "ifndef", "elif", "else", "endif":
+		t.conditional(k, string(t.text(k+1)))
 		return k + 2
 	}
 	return k + 1

@@ -1,0 +1,108 @@
+package sources
+
+import (
+	"github.com/hipgen/hipgen/diag"
+	"github.com/hipgen/hipgen/sources/lex"
+)
+
+// hipcc does not define __CUDA_ARCH__. Blocks under "#if __CUDA_ARCH__ >=
+// 800" are therefore never compiled for AMD GPUs: the translator says so
+// once per block, and findings inside such a block become notes, since
+// they cannot break the HIP build. "#ifdef __CUDA_ARCH__" (device pass or
+// host pass) has an exact HIP spelling and is rewritten.
+
+const checkCUDAArch = "cuda-arch-guard"
+
+// condFrame is one level of #if nesting.
+type condFrame struct {
+	dead     bool // the current branch is never compiled by hipcc
+	archTest bool // the #if compared __CUDA_ARCH__ with a version
+}
+
+// conditional handles #if, #ifdef, #ifndef, #elif, #else and #endif at k.
+func (t *translator) conditional(k int, word string) {
+	switch word {
+	case "ifdef", "ifndef":
+		t.conds = append(t.conds, condFrame{})
+		if t.is(k+2, "__CUDA_ARCH__") && (!t.tok(k+3).Directive || t.is(k+3, "#")) {
+			t.replace(k+2, "__HIP_DEVICE_COMPILE__")
+			t.report(k+2, diag.Note, checkCUDAArch, "#"+word+" __CUDA_ARCH__ became __HIP_DEVICE_COMPILE__: hipcc does not define __CUDA_ARCH__; this is the HIP way to tell the device pass from the host pass")
+		}
+	case "if":
+		t.conds = append(t.conds, t.archCondition(k))
+	case "elif":
+		if n := len(t.conds); n > 0 {
+			t.conds[n-1] = t.archCondition(k)
+		}
+	case "else":
+		if n := len(t.conds); n > 0 {
+			f := &t.conds[n-1]
+			f.dead = false // the #else of an arch test is what hipcc compiles
+		}
+	case "endif":
+		if n := len(t.conds); n > 0 {
+			t.conds = t.conds[:n-1]
+		}
+	}
+	t.deadOnHIP = false
+	for _, f := range t.conds {
+		if f.dead {
+			t.deadOnHIP = true
+		}
+	}
+}
+
+// archCondition classifies "#if" or "#elif" at k: a condition that
+// compares __CUDA_ARCH__ with a version (optionally after
+// defined(__CUDA_ARCH__) &&) is false under hipcc.
+func (t *translator) archCondition(k int) condFrame {
+	j := k + 2
+	if t.is(j, "defined") {
+		j++
+		paren := t.is(j, "(")
+		if paren {
+			j++
+		}
+		if !t.is(j, "__CUDA_ARCH__") {
+			return condFrame{}
+		}
+		j++
+		if paren {
+			if !t.is(j, ")") {
+				return condFrame{}
+			}
+			j++
+		}
+		if !t.tok(j).Directive || t.is(j, "#") {
+			// #if defined(__CUDA_ARCH__) alone: the device pass.
+			t.replace(j-1-boolInt(paren), "__HIP_DEVICE_COMPILE__")
+			t.report(k, diag.Note, checkCUDAArch, "defined(__CUDA_ARCH__) became defined(__HIP_DEVICE_COMPILE__): hipcc does not define __CUDA_ARCH__")
+			return condFrame{}
+		}
+		if !t.is(j, "&&") {
+			return condFrame{}
+		}
+		j++
+	}
+	if !t.is(j, "__CUDA_ARCH__") {
+		return condFrame{}
+	}
+	op := string(t.text(j + 1))
+	if op == "<" || op == "<=" {
+		if v := t.tok(j + 2); v.Directive && (v.Kind == lex.Number || v.Kind == lex.Ident) {
+			t.report(j, diag.Warning, checkCUDAArch, "hipcc does not define __CUDA_ARCH__, so \"__CUDA_ARCH__ "+op+" "+string(t.text(j+2))+"\" is true for AMD GPUs: this block, meant for older NVIDIA GPUs, is compiled there and may redefine what HIP already provides")
+		}
+		return condFrame{}
+	}
+	if op != ">=" && op != ">" && op != "==" {
+		return condFrame{}
+	}
+	if v := t.tok(j + 2); !v.Directive || v.Kind != lex.Number && v.Kind != lex.Ident {
+		return condFrame{}
+	}
+	if t.tok(j+3).Directive && !t.is(j+3, "#") && !t.is(j+3, "&&") {
+		return condFrame{}
+	}
+	t.report(j, diag.Warning, checkCUDAArch, "hipcc does not define __CUDA_ARCH__, so \"__CUDA_ARCH__ "+op+" "+string(t.text(j+2))+"\" is false for AMD GPUs and this block is never compiled there; if its code is portable, test __HIP_DEVICE_COMPILE__ (or __HIP_PLATFORM_AMD__) as well")
+	return condFrame{dead: true, archTest: true}
+}
