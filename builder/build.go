@@ -58,13 +58,14 @@ type Result struct {
 	// Actions counts planned steps; Cached those restored from the cache
 	// or already up to date; Skipped those not run after a failure.
 	Actions int
+	Built   int
 	Cached  int
 	Skipped int
 	Elapsed time.Duration
 }
 
 // OK reports whether the build produced everything it planned.
-func (r *Result) OK() bool { return len(r.Failures) == 0 && !diag.HasErrors(r.Diagnostics) }
+func (r *Result) OK() bool { return len(r.Failures) == 0 }
 
 //go:embed hip_cpu_compat.h
 var hipCPUCompat []byte
@@ -84,6 +85,7 @@ func Build(ctx context.Context, o Options) (*Result, error) {
 		jobs: o.Jobs, keepGoing: o.KeepGoing, progress: o.Progress, hasher: newFileHasher(), start: start,
 	}
 	var actions []*action
+	var blocked []Failure
 	products := map[int]*action{}
 	for _, tc := range o.Toolchains {
 		pl := &planner{p: o.Project, tc: tc, outPath: func(s string) string { return s }, libs: map[string]*action{}}
@@ -101,9 +103,19 @@ func Build(ctx context.Context, o Options) (*Result, error) {
 				}
 			}
 			files, diags, err := translateTree(o.Project, targets, o.Translator, dir, launch)
-			res.Diagnostics = append(res.Diagnostics, diags...)
+			res.Diagnostics = appendNew(res.Diagnostics, diags)
 			if err != nil {
 				return nil, err
+			}
+			if diag.HasErrors(diags) {
+				// What cannot be ported stops this platform only; the
+				// others still build.
+				msg := "the translation has errors (listed above); nothing was compiled for " + string(tc.Platform)
+				if !o.KeepGoing {
+					msg += "; --keep-going builds the other backends"
+				}
+				blocked = append(blocked, Failure{Platform: tc.Platform, File: dir, Message: msg})
+				continue
 			}
 			pl.srcRoot, pl.outPath, pl.smap = dir, o.Translator.OutputPath, newSourceMap(o.Project.Root, files)
 		}
@@ -118,12 +130,13 @@ func Build(ctx context.Context, o Options) (*Result, error) {
 		}
 	}
 	diag.Sort(res.Diagnostics)
-	if diag.HasErrors(res.Diagnostics) && !o.KeepGoing {
+	if len(blocked) > 0 && !o.KeepGoing {
+		res.Failures = blocked
 		res.Elapsed = time.Since(start)
 		return res, nil
 	}
 	x.run(ctx, actions)
-	res.Failures = x.failures
+	res.Failures = append(blocked, x.failures...)
 	for i, a := range products {
 		res.Artifacts[i].Built = a.ok
 	}
@@ -135,6 +148,7 @@ func Build(ctx context.Context, o Options) (*Result, error) {
 	})
 	res.Invocations = x.invocations.Load()
 	res.Actions = len(actions)
+	res.Built = int(x.built.Load())
 	res.Cached = int(x.cached.Load())
 	res.Skipped = int(x.skipped.Load())
 	if x.cache.misses.Load() > 0 {
@@ -144,6 +158,17 @@ func Build(ctx context.Context, o Options) (*Result, error) {
 	}
 	res.Elapsed = time.Since(start)
 	return res, nil
+}
+
+// appendNew adds the diagnostics not already in ds: the ROCm and HIP-CPU
+// trees translate the same files and report the same findings.
+func appendNew(ds, more []diag.Diagnostic) []diag.Diagnostic {
+	for _, d := range more {
+		if !slices.Contains(ds, d) {
+			ds = append(ds, d)
+		}
+	}
+	return ds
 }
 
 func cmpString(a, b string) int {

@@ -85,7 +85,7 @@ func fixtureTranslator() Translator {
 
 // fixture is a two-file library and a binary, written to a temp dir.
 type fixture struct {
-	t     *testing.T
+	t     testing.TB
 	root  string
 	cache *Cache
 	proj  *model.Project
@@ -103,7 +103,7 @@ func writeFile(t testing.TB, root, rel, content string) {
 	}
 }
 
-func newFixture(t *testing.T) *fixture {
+func newFixture(t testing.TB) *fixture {
 	root := t.TempDir()
 	writeFile(t, root, "csrc/common.cuh", "#pragma once\n#define SCALE 2.0f\n")
 	writeFile(t, root, "csrc/a.cu", "#include \"common.cuh\"\n#ifndef EXTRA\n#define EXTRA 0\n#endif\n__global__ void ka(float* x) { x[threadIdx.x] *= SCALE + EXTRA; }\nvoid run_a(float* x) { ka<<<1, 32>>>(x); }\n")
@@ -262,5 +262,37 @@ func TestConcurrentBuildsShareTreeAndCache(t *testing.T) {
 		if strings.Contains(e.Name(), ".tmp") {
 			t.Errorf("temporary file left behind: %s", e.Name())
 		}
+	}
+}
+
+// BenchmarkNoopBuild measures a rebuild with nothing changed: every step
+// is checked against the cache and no tool runs.
+func BenchmarkNoopBuild(b *testing.B) {
+	for _, p := range []Platform{CUDA, ROCm} {
+		b.Run(string(p), func(b *testing.B) {
+			requireTool(b, CompilerName(p))
+			f := newFixture(b)
+			archs := map[Platform][]string{CUDA: {"sm_80", "sm_90"}, ROCm: {"gfx90a", "gfx1030"}}[p]
+			h := Host{Getenv: func(string) string { return "" }, LookPath: exec.LookPath, Runner: ExecRunner{}, Environ: os.Environ()}
+			tc, err := NewToolchain(context.Background(), h, f.cache, p, archs)
+			if err != nil {
+				b.Fatal(err)
+			}
+			opts := Options{Project: f.proj, Toolchains: []*Toolchain{tc}, Jobs: 2, Cache: f.cache, Runner: ExecRunner{},
+				Translator: fixtureTranslator(), Progress: &recorder{}, Environ: os.Environ()}
+			if res, err := Build(context.Background(), opts); err != nil || !res.OK() {
+				b.Fatalf("first build: %v %v", err, res)
+			}
+			var invocations int64
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				res, err := Build(context.Background(), opts)
+				if err != nil || !res.OK() {
+					b.Fatal(err)
+				}
+				invocations += res.Invocations
+			}
+			b.ReportMetric(float64(invocations)/float64(b.N), "invocations/op")
+		})
 	}
 }

@@ -30,6 +30,7 @@ type executor struct {
 	start     time.Time
 
 	invocations atomic.Int64
+	built       atomic.Int64
 	cached      atomic.Int64
 	skipped     atomic.Int64
 	done        atomic.Int64
@@ -97,6 +98,8 @@ func (x *executor) finish(a *action, event string, cached bool, d time.Duration,
 	switch {
 	case cached:
 		x.cached.Add(1)
+	case event == "done":
+		x.built.Add(1)
 	case event == "skip":
 		x.skipped.Add(1)
 	}

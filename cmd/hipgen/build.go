@@ -316,11 +316,14 @@ func (s *buildSession) build(ctx context.Context, e *env) (*builder.Result, int)
 		if s.flags.json {
 			break
 		}
+		if f.Target == "" {
+			fmt.Fprintf(e.Stderr, "hipgen: %s: %s\n", f.Platform, f.Message)
+			continue
+		}
 		fmt.Fprintf(e.Stderr, "hipgen: %s %s: %s failed\n", f.Platform, f.Target, f.File)
 	}
 	if !s.flags.json {
-		built := res.Actions - res.Cached - res.Skipped - len(res.Failures)
-		line := fmt.Sprintf("%d steps: %d built, %d cached or up to date", res.Actions, built, res.Cached)
+		line := fmt.Sprintf("%d steps: %d built, %d cached or up to date", res.Actions, res.Built, res.Cached)
 		if len(res.Failures) > 0 {
 			line += fmt.Sprintf(", %d failed", len(res.Failures))
 		}
@@ -330,9 +333,6 @@ func (s *buildSession) build(ctx context.Context, e *env) (*builder.Result, int)
 		fmt.Fprintf(e.Stdout, "%s (%.2fs)\n", line, res.Elapsed.Seconds())
 	}
 	if !res.OK() {
-		if diag.HasErrors(res.Diagnostics) {
-			fmt.Fprintf(e.Stderr, "hipgen: translation found errors; fix them or build only --backend cuda\n")
-		}
 		return res, exitFailures
 	}
 	return res, exitOK
