@@ -248,7 +248,11 @@ func explainToolFailure(a *action, msg string) string {
 		return msg + fmt.Sprintf("\nhint: the installed %s (%s) does not support one of %s; pick others with --%s-arch or install a newer toolkit",
 			name, a.tc.VersionLine(), strings.Join(a.tc.Archs, ","), a.tc.Platform)
 	case strings.Contains(msg, "unsupported GNU version"):
-		return msg + "\nhint: nvcc rejects the default host compiler; set HIPGEN_NVCC_CCBIN to an older g++ (for example g++-11)"
+		host := a.tc.HostCompiler
+		if host == "" {
+			host = "the default g++"
+		}
+		return msg + "\nhint: this nvcc does not support " + host + " as its host compiler; set HIPGEN_NVCC_CCBIN to a g++ it supports (g++-11 for CUDA 11.8), or add -allow-unsupported-compiler to cuda_flags at your own risk"
 	}
 	return msg
 }

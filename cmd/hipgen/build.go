@@ -140,6 +140,17 @@ func setupBuild(ctx context.Context, e *env, f *buildFlags, targets []string, on
 	note := func(format string, args ...any) {
 		progress.Event(builder.Event{Event: "note", Message: fmt.Sprintf(format, args...)})
 	}
+	if len(targets) == 0 {
+		var ext []string
+		for _, t := range p.Targets {
+			if t.Kind == model.KindPythonExtension || t.Kind == model.KindTorchExtension {
+				ext = append(ext, t.Name)
+			}
+		}
+		if len(ext) > 0 {
+			note("not building %s: extensions are built by the generated setup.py ('hipgen generate')", strings.Join(ext, ", "))
+		}
+	}
 	platforms, err := choosePlatforms(e, f.backend, note)
 	if err != nil {
 		progress.Close()
