@@ -42,6 +42,7 @@ const (
 	spDevice
 	spHopper
 	spCoalesced
+	spLibcuxx
 )
 
 // specialName is the rule for one identifier; name is the map's own key,
@@ -69,6 +70,7 @@ var specialNames = func() map[string]specialName {
 	add(spCutlass, "cutlass", "cute")
 	add(spConstexpr, "constexpr")
 	add(spCoalesced, "coalesced_threads", "coalesced_group")
+	add(spLibcuxx, "cuda")
 	for n := range deviceWords {
 		if _, ok := m[n]; !ok {
 			add(spDevice, n)
@@ -149,6 +151,14 @@ func (t *translator) special(k int, b []byte) (next int, handled bool) {
 		t.needRuntime = true
 		if t.is(k+1, ".") {
 			t.builtinArgument(k)
+		}
+	case spLibcuxx:
+		// libcu++'s cuda::std mirrors the standard library, which HIP
+		// device code uses directly.
+		if t.is(k+1, "::") && t.is(k+2, "std") && t.is(k+3, "::") {
+			t.edits = append(t.edits, edit{int(t.tok(k).Start), int(t.tok(k + 2).End), "std"})
+			t.report(k, diag.Note, "libcuxx", "cuda::std became std: HIP has no libcu++, and its standard library works in device code for what cuda::std mirrors")
+			return k + 3, true
 		}
 	case spCoalesced:
 		if !t.coalescedNoted {

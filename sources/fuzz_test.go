@@ -29,9 +29,9 @@ func protected(src []byte) [][]byte {
 		case lex.Comment:
 			switch {
 			case i == 0 && bytes.HasPrefix(text, []byte(MarkerPrefix)):
-			case string(text) == helperBegin:
+			case string(text) == helperBegin, string(text) == polyfillBegin:
 				inHelpers = true
-			case string(text) == helperEnd:
+			case string(text) == helperEnd, string(text) == polyfillEnd:
 				inHelpers = false
 			case !inHelpers:
 				out = append(out, text)

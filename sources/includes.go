@@ -182,6 +182,7 @@ func resolveInclude(read func(path string) ([]byte, error), from string, inc Inc
 
 // include rewrites the #include directive whose '#' is at k.
 func (t *translator) include(k int) {
+	t.includeEnds = append(t.includeEnds, t.lineEnd(int(t.tok(k).Start)))
 	pk := k + 2
 	tk := t.tok(pk)
 	if !tk.Directive {
@@ -199,6 +200,11 @@ func (t *translator) include(k int) {
 		if path.Ext(p) == ".cu" {
 			t.replace(pk, delimit(OutputPath(p), quoted))
 		}
+		return
+	}
+	if std, ok := strings.CutPrefix(p, "cuda/std/"); ok && !quoted && stdHeaders[std] {
+		t.replace(pk, delimit(std, false))
+		t.report(pk, diag.Note, "libcuxx", "#include <"+p+"> became <"+std+">: HIP has no libcu++")
 		return
 	}
 	if isCUTLASS(p) {
@@ -382,4 +388,13 @@ func needsRuntimeFirst(p string) bool {
 		}
 	}
 	return false
+}
+
+// stdHeaders are the standard headers libcu++ mirrors as <cuda/std/...>.
+var stdHeaders = map[string]bool{
+	"array": true, "atomic": true, "bit": true, "cassert": true, "cfloat": true, "chrono": true,
+	"climits": true, "cmath": true, "complex": true, "concepts": true, "cstddef": true,
+	"cstdint": true, "cstdlib": true, "functional": true, "initializer_list": true,
+	"iterator": true, "limits": true, "numeric": true, "optional": true, "ratio": true,
+	"span": true, "tuple": true, "type_traits": true, "utility": true, "variant": true,
 }

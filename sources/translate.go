@@ -49,7 +49,10 @@ type translator struct {
 	needRuntime     bool
 	insertAt        int // byte offset where a new include goes (after guard or #pragma once)
 	oldMarker       [2]int
-	helperRegion    bool // the output already carries hipgen's warp helpers
+	helperRegion    bool           // the output already carries hipgen's warp helpers
+	polyfillRegion  bool           // and its polyfills
+	polyfills       map[string]int // CUDA names polyfilled -> offset of first use
+	includeEnds     []int          // offsets just after each #include line
 	needHelpers     bool
 	conds           []condFrame // #if nesting, see cudaarch.go
 	deadOnHIP       bool        // inside a block hipcc never compiles
@@ -109,9 +112,12 @@ func (t *translator) buildSig() {
 				}
 				t.oldMarker = [2]int{0, end}
 			}
-			if bytes.Equal(text, []byte(helperBegin)) {
+			switch {
+			case bytes.Equal(text, []byte(helperBegin)):
 				inHelpers, t.helperRegion = true, true
-			} else if bytes.Equal(text, []byte(helperEnd)) {
+			case bytes.Equal(text, []byte(polyfillBegin)):
+				inHelpers, t.polyfillRegion = true, true
+			case bytes.Equal(text, []byte(helperEnd)), bytes.Equal(text, []byte(polyfillEnd)):
 				inHelpers = false
 			}
 			continue
@@ -362,6 +368,9 @@ func (t *translator) ident(k int) int {
 	if len(b) > 6 && t.tok(k).Directive && t.guardMacro(k) {
 		return k + 1
 	}
+	if len(b) > 5 && b[0] == '_' && b[1] == '_' && t.usePolyfill(k, b) {
+		return k + 1
+	}
 	// Qualified names such as cub::BlockReduce are looked up whole first.
 	if t.is(k+1, "::") && t.tok(k+2).Kind == lex.Ident && !t.is(k-1, "::") {
 		q := string(b) + "::" + string(t.text(k+2))
@@ -470,12 +479,21 @@ func (t *translator) assemble() []byte {
 	if t.needHelpers && !t.helperRegion {
 		helpers = warpHelpers
 	}
+	runtimeEnd := t.insertAt
 	switch {
 	case move || (t.needRuntime || t.needHelpers) && len(t.runtimeIncludes) == 0:
 		t.insert(t.insertAt, t.lineBreakAt(t.insertAt)+"#include <hip/hip_runtime.h>\n"+helpers)
-	case helpers != "":
-		off := t.lineEnd(int(t.tok(t.runtimeIncludes[0]).Start))
-		t.insert(off, t.lineBreakAt(off)+helpers)
+	default:
+		if len(t.runtimeIncludes) > 0 {
+			runtimeEnd = t.lineEnd(int(t.tok(t.runtimeIncludes[0]).Start))
+		}
+		if helpers != "" {
+			t.insert(runtimeEnd, t.lineBreakAt(runtimeEnd)+helpers)
+		}
+	}
+	if block, first := t.polyfillBlock(); block != "" {
+		off := t.polyfillOffset(first, runtimeEnd)
+		t.insert(off, t.lineBreakAt(off)+block)
 	}
 	// By position; at one position insertions go before a replacement.
 	sort.SliceStable(t.edits, func(i, j int) bool {

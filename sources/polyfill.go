@@ -1,0 +1,153 @@
+package sources
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/hipgen/hipgen/diag"
+)
+
+// Polyfills stand in for CUDA device functions that HIP lacks, or that the
+// target ROCm lacks. A call is renamed to a hipgen_ function defined in a
+// block inserted into the file, so a later ROCm that gains the CUDA name
+// never sees two definitions of it. Each definition has its own guard, so a
+// source and the headers it includes may all carry it.
+
+const (
+	polyfillBegin = "// hipgen:begin polyfills"
+	polyfillEnd   = "// hipgen:end polyfills"
+)
+
+// polyfill is the replacement of one CUDA name.
+type polyfill struct {
+	name string // what calls become
+	code string // the definition; empty when name is a compiler builtin
+	why  string
+}
+
+// hipVersionAtLeast55 is true on ROCm 5.5 and later, where HIP has the
+// half-precision __hmax and __hmin.
+const hipVersionAtLeast55 = "HIP_VERSION_MAJOR > 5 || HIP_VERSION_MAJOR == 5 && HIP_VERSION_MINOR >= 5"
+
+var polyfills = map[string]polyfill{
+	"__trap": {name: "__builtin_trap", why: "HIP has no __trap; the compiler builtin aborts the kernel the same way"},
+	"__vsub4": {name: "hipgen_vsub4", why: "HIP has no SIMD-in-a-word intrinsics", code: `__host__ __device__ static inline unsigned hipgen_vsub4(unsigned a, unsigned b) {
+  unsigned r = 0u;
+  for (int i = 0; i < 32; i += 8) r |= (((a >> i) - (b >> i)) & 0xffu) << i;
+  return r;
+}`},
+	"__vadd4": {name: "hipgen_vadd4", why: "HIP has no SIMD-in-a-word intrinsics", code: `__host__ __device__ static inline unsigned hipgen_vadd4(unsigned a, unsigned b) {
+  unsigned r = 0u;
+  for (int i = 0; i < 32; i += 8) r |= (((a >> i) + (b >> i)) & 0xffu) << i;
+  return r;
+}`},
+	"__vsubss4": {name: "hipgen_vsubss4", why: "HIP has no SIMD-in-a-word intrinsics", code: `__host__ __device__ static inline unsigned hipgen_vsubss4(unsigned a, unsigned b) {
+  unsigned r = 0u;
+  for (int i = 0; i < 32; i += 8) {
+    int d = (int)(signed char)(a >> i) - (int)(signed char)(b >> i);
+    d = d < -128 ? -128 : d > 127 ? 127 : d;
+    r |= ((unsigned)d & 0xffu) << i;
+  }
+  return r;
+}`},
+	"__vaddss4": {name: "hipgen_vaddss4", why: "HIP has no SIMD-in-a-word intrinsics", code: `__host__ __device__ static inline unsigned hipgen_vaddss4(unsigned a, unsigned b) {
+  unsigned r = 0u;
+  for (int i = 0; i < 32; i += 8) {
+    int d = (int)(signed char)(a >> i) + (int)(signed char)(b >> i);
+    d = d < -128 ? -128 : d > 127 ? 127 : d;
+    r |= ((unsigned)d & 0xffu) << i;
+  }
+  return r;
+}`},
+	"__vcmpne4": {name: "hipgen_vcmpne4", why: "HIP has no SIMD-in-a-word intrinsics", code: `__host__ __device__ static inline unsigned hipgen_vcmpne4(unsigned a, unsigned b) {
+  unsigned r = 0u;
+  for (int i = 0; i < 32; i += 8) r |= (((a >> i) ^ (b >> i)) & 0xffu ? 0xffu : 0u) << i;
+  return r;
+}`},
+	"__vcmpeq4": {name: "hipgen_vcmpeq4", why: "HIP has no SIMD-in-a-word intrinsics", code: `__host__ __device__ static inline unsigned hipgen_vcmpeq4(unsigned a, unsigned b) {
+  unsigned r = 0u;
+  for (int i = 0; i < 32; i += 8) r |= (((a >> i) ^ (b >> i)) & 0xffu ? 0u : 0xffu) << i;
+  return r;
+}`},
+	"__hmax": {name: "hipgen_hmax", why: "ROCm before 5.5 has no __hmax", code: `__device__ static inline __half hipgen_hmax(__half a, __half b) {
+#if ` + hipVersionAtLeast55 + `
+  return __hmax(a, b);
+#else
+  return __hisnan(a) ? b : __hisnan(b) ? a : __hgt(a, b) ? a : b;
+#endif
+}`},
+	"__hmin": {name: "hipgen_hmin", why: "ROCm before 5.5 has no __hmin", code: `__device__ static inline __half hipgen_hmin(__half a, __half b) {
+#if ` + hipVersionAtLeast55 + `
+  return __hmin(a, b);
+#else
+  return __hisnan(a) ? b : __hisnan(b) ? a : __hlt(a, b) ? a : b;
+#endif
+}`},
+	"__bfloat162float": {name: "hipgen_bfloat162float", why: "ROCm before 5.7 has only the hip_bfloat16 class, which converts to float", code: `template <class B>
+__host__ __device__ static inline float hipgen_bfloat162float(B b) { return static_cast<float>(b); }`},
+	"__float2bfloat16": {name: "hipgen_float2bfloat16", why: "ROCm before 5.7 has only the hip_bfloat16 class, which is built from a float", code: `__host__ __device__ static inline hip_bfloat16 hipgen_float2bfloat16(float f) { return hip_bfloat16(f); }`},
+}
+
+// usePolyfill renames the CUDA name at k when no table entry serves the
+// target ROCm and a polyfill exists. It reports whether it did.
+func (t *translator) usePolyfill(k int, b []byte) bool {
+	p, ok := polyfills[string(b)]
+	if !ok || !t.is(k+1, "(") {
+		return false
+	}
+	name := string(b)
+	if e, ok := t.lookupIdent(b); ok && e.Available(t.ver) {
+		return false
+	}
+	t.replace(k, p.name)
+	t.needRuntime = true
+	if p.code != "" {
+		if t.polyfills == nil {
+			t.polyfills = map[string]int{}
+		}
+		if _, seen := t.polyfills[name]; !seen {
+			t.polyfills[name] = int(t.tok(k).Start)
+		}
+	}
+	t.report(k, diag.Note, "polyfill", name+" became "+p.name+": "+p.why)
+	return true
+}
+
+// polyfillBlock returns the definitions the file needs, in a stable order,
+// and the offset of the first use.
+func (t *translator) polyfillBlock() (string, int) {
+	if len(t.polyfills) == 0 || t.polyfillRegion {
+		return "", -1
+	}
+	names := make([]string, 0, len(t.polyfills))
+	first := -1
+	for n, off := range t.polyfills {
+		names = append(names, n)
+		if first < 0 || off < first {
+			first = off
+		}
+	}
+	sort.Strings(names)
+	var b strings.Builder
+	b.WriteString(polyfillBegin + "\n")
+	for _, n := range names {
+		p := polyfills[n]
+		guard := "HIPGEN_POLYFILL_" + strings.ToUpper(strings.TrimPrefix(p.name, "hipgen_"))
+		b.WriteString("#ifndef " + guard + "\n#define " + guard + "\n" + p.code + "\n#endif\n")
+	}
+	b.WriteString(polyfillEnd + "\n")
+	return b.String(), first
+}
+
+// polyfillOffset is where the polyfill block goes: after the last
+// #include before the first use, so the types the definitions need
+// (__half, hip_bfloat16) are declared, but never before hip_runtime.h.
+func (t *translator) polyfillOffset(first, runtimeEnd int) int {
+	off := runtimeEnd
+	for _, end := range t.includeEnds {
+		if end <= first && end > off {
+			off = end
+		}
+	}
+	return off
+}
