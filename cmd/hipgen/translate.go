@@ -24,7 +24,24 @@ var translateCommand = &command{
 	name:    "translate",
 	summary: "translate CUDA sources into the HIP tree",
 	usage:   "translate [flags] [files or dirs...]",
-	long: `
+	long:    translateLong + checksHelp(),
+	flags: func(fs *flag.FlagSet) func(e *env, args []string) int {
+		var o translateFlags
+		fs.StringVar(&o.out, "o", "", "output `dir` when no manifest names one")
+		fs.BoolVar(&o.only, "only", false, "translate exactly the named files, not the headers they include")
+		fs.BoolVar(&o.stdout, "stdout", false, "print the translation of the one named file to stdout")
+		fs.BoolVar(&o.check, "check", false, "write nothing; exit 1 when an output is missing or stale")
+		fs.BoolVar(&o.stats, "stats", false, "print mapped identifiers per family, diagnostics per check and skipped files")
+		fs.StringVar(&o.format, "format", "text", "diagnostics `format`: text, json or sarif")
+		fs.StringVar(&o.launch, "launch", "", "kernel launches: chevron (keep <<<>>>) or ggl (hipLaunchKernelGGL); default from the manifest, else chevron")
+		fs.StringVar(&o.rocm, "rocm-version", "", "ROCm `X.Y` that will compile the output (default: hipconfig --version, else 5.2)")
+		fs.StringVar(&o.wave, "wave", "auto", "wavefront strategy: auto (32-lane logical warps where the code assumes them) or wide (widen to warpSize)")
+		fs.IntVar(&o.jobs, "j", runtime.GOMAXPROCS(0), "translate `n` files in parallel")
+		return func(e *env, args []string) int { return runTranslate(e, &o, args) }
+	},
+}
+
+const translateLong = `
 Translates CUDA sources and headers into HIP, into a tree that mirrors the
 source tree (translate.out in the manifest, default "hip"; -o DIR without a
 manifest). .cu files become .hip, headers keep their names. The CUDA files
@@ -42,22 +59,15 @@ from the state file in the output tree). Only changed outputs are written.
 Diagnostics print as file:line:col: severity: message [check]; silence one
 with "// hipgen:ignore check" on its line or the line above. Exit status 1
 when any diagnostic is an error (or, with --check, when outputs are stale).
-`,
-	flags: func(fs *flag.FlagSet) func(e *env, args []string) int {
-		var o translateFlags
-		fs.StringVar(&o.out, "o", "", "output `dir` when no manifest names one")
-		fs.BoolVar(&o.only, "only", false, "translate exactly the named files, not the headers they include")
-		fs.BoolVar(&o.stdout, "stdout", false, "print the translation of the one named file to stdout")
-		fs.BoolVar(&o.check, "check", false, "write nothing; exit 1 when an output is missing or stale")
-		fs.BoolVar(&o.stats, "stats", false, "print mapped identifiers per family, diagnostics per check and skipped files")
-		fs.StringVar(&o.format, "format", "text", "diagnostics `format`: text, json or sarif")
-		fs.StringVar(&o.launch, "launch", "", "kernel launches: chevron (keep <<<>>>) or ggl (hipLaunchKernelGGL); default from the manifest, else chevron")
-		fs.StringVar(&o.rocm, "rocm-version", "", "ROCm `X.Y` that will compile the output (default: hipconfig --version, else 5.2)")
-		fs.StringVar(&o.wave, "wave", "auto", "wavefront strategy: auto (32-lane logical warps where the code assumes them) or wide (widen to warpSize)")
-		fs.IntVar(&o.jobs, "j", runtime.GOMAXPROCS(0), "translate `n` files in parallel")
-		return func(e *env, args []string) int { return runTranslate(e, &o, args) }
-	},
-}
+
+Warp-level code: by default (--wave=auto) code written for 32-wide warps
+keeps 32-lane logical warps on 64-wide AMD wavefronts (shuffles of width 32,
+ballots cut to the lane's 32-bit half, warpSize 32), which computes what the
+CUDA code computes on both wave64 (CDNA) and wave32 (RDNA) GPUs; constructs
+that are equivalent when widened are widened. --wave=wide widens everything
+to warpSize, for code that is warp-size generic throughout. Each decision is
+reported as a note.
+`
 
 type translateFlags struct {
 	out, format, launch, rocm, wave string
@@ -76,6 +86,16 @@ type translateJob struct {
 	diags   []diag.Diagnostic
 	stats   sources.Stats
 	skipped bool
+}
+
+// checksHelp lists the diagnostic checks for 'hipgen help translate'.
+func checksHelp() string {
+	var b strings.Builder
+	b.WriteString("\nChecks:\n")
+	for _, c := range sources.Checks {
+		fmt.Fprintf(&b, "  %-20s %s\n", c.Name, c.Meaning)
+	}
+	return b.String()
 }
 
 func runTranslate(e *env, o *translateFlags, args []string) int {

@@ -1,0 +1,23 @@
+package sources
+
+// Checks names every diagnostic check the translator reports, with what
+// it means, for 'hipgen help translate' and for "// hipgen:ignore NAME".
+var Checks = []struct{ Name, Meaning string }{
+	{"cuda-arch-guard", "__CUDA_ARCH__ tests: hipcc does not define the macro"},
+	{"cutlass", "CUTLASS or CuTe, which have no HIP port"},
+	{"deprecated-api", "a deprecated CUDA or HIP API (translated)"},
+	{"fp8-format", "an OCP FP8 type mapped to the fnuz format of gfx94x"},
+	{"fp8-range", "the e4m3 bound 448, which is 240 on gfx94x"},
+	{"hopper-feature", "wgmma, TMA, cp.async, clusters: NVIDIA hardware features AMD lacks"},
+	{"inline-asm", "inline PTX assembly"},
+	{"launch", "a kernel launch that --launch=ggl could not rewrite"},
+	{"libcuxx", "libcu++ (cuda::std) mapped to the standard library"},
+	{"polyfill", "a CUDA function HIP lacks, replaced by a hipgen_ definition"},
+	{"texture-reference", "texture references (use texture objects)"},
+	{"unsupported-api", "a CUDA API with no HIP equivalent in the target ROCm"},
+	{"unsupported-header", "a CUDA header with no HIP equivalent in the target ROCm (removed)"},
+	{"warp-size-literal", "a literal warp size (32, 31, 5, 16, 0xffffffff) and what became of it"},
+	{"wave64-hazard", "warp code with no safe rewrite for 64-wide wavefronts"},
+	{"wave64-logical-warp", "a warp construct kept on 32-lane logical warps"},
+	{"wave64-widen", "a warp construct widened to the whole wavefront"},
+}
