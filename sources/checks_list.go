@@ -10,6 +10,7 @@ var Checks = []struct{ Name, Meaning string }{
 	{"fp8-range", "the e4m3 bound 448, which is 240 on gfx94x"},
 	{"hopper-feature", "wgmma, TMA, cp.async, clusters: NVIDIA hardware features AMD lacks"},
 	{"inline-asm", "inline PTX assembly"},
+	{"kernel-pointer", "a kernel passed where HIP declares const void* (cast added)"},
 	{"launch", "a kernel launch that --launch=ggl could not rewrite"},
 	{"libcuxx", "libcu++ (cuda::std) mapped to the standard library"},
 	{"polyfill", "a CUDA function HIP lacks, replaced by a hipgen_ definition"},

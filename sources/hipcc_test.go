@@ -21,7 +21,7 @@ var hipccCases = []string{
 	"idempotent_full_program", "idempotent_header_guarded_warp",
 	"wave_match", "wave_any_all_uni", "wave_syncwarp", "wave_reduce_sync",
 	"wave_warpsize_generic", "wave_legacy_intrinsics", "wave_wide_mode",
-	"polyfills", "libcuxx_std", "cuda_arch_guards", "guard_macros_renamed",
+	"polyfills", "libcuxx_std", "cuda_arch_guards", "guard_macros_renamed", "kernel_pointer_cast",
 }
 
 // needTool returns the tool's path; without it the test fails under
