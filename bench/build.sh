@@ -7,7 +7,7 @@
 #   3. -j 1 against -j 2 on the 20-file project, cold cache each time;
 #   4. warm-cache rebuild after rm -rf build/: compiler invocations.
 # Everything runs in a temporary directory with its own cache; figures go to
-# stdout and bench/out/build.txt. Usage: bench/build.sh [--backend rocm|cuda|all]
+# stdout and bench/out/build.txt (or $BENCH_OUT). Usage: bench/build.sh [--backend rocm|cuda|all]
 # (default: every backend whose compiler is installed). The -j comparison is
 # only meaningful on an otherwise idle machine: say so when quoting it.
 set -euo pipefail
@@ -19,13 +19,14 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 export HIP_PLATFORM=amd
 export HIPGEN_CACHE_DIR=$work/cache
-mkdir -p "$repo/bench/out"
-report=$repo/bench/out/build.txt
+report=${BENCH_OUT:-$repo/bench/out/build.txt}
+mkdir -p "$(dirname "$report")"
 : >"$report"
 say() { echo "$*" | tee -a "$report"; }
 
-(cd "$repo" && go build -o "$work/hipgen" ./cmd/hipgen)
-hipgen=$work/hipgen
+# HIPGEN_BIN names a prebuilt hipgen (for machines without Go).
+hipgen=${HIPGEN_BIN:-$work/hipgen}
+[ -n "${HIPGEN_BIN:-}" ] || (cd "$repo" && go build -o "$hipgen" ./cmd/hipgen)
 
 # summary FIELD: reads hipgen's --json summary (last line) on stdin.
 summary() { tail -n 1 | python3 -c "import json,sys; d=json.load(sys.stdin); print(d['$1'])"; }
