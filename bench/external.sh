@@ -17,7 +17,7 @@
 # the unit instead of compiling against NVIDIA's declarations.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-repo=$(pwd)
+. bench/lib.sh
 
 candle_git=${1:?usage: bench/external.sh CANDLE_GIT SAMPLES_GIT HIPIFY_GIT [SCRATCH]}
 samples_git=${2:?usage: bench/external.sh CANDLE_GIT SAMPLES_GIT HIPIFY_GIT [SCRATCH]}
@@ -68,27 +68,13 @@ sample_units=(
 rm -rf "$scratch"
 mkdir -p "$scratch"/{src,hipgen,hipify,logs}
 
-# --- extract: sources only (the cuda-samples snapshot lacks some binaries)
-extract() { # GIT DEST PATHSPEC...
-  local git=$1 dest=$2
-  shift 2
-  mkdir -p "$dest"
-  git --git-dir="$git" archive HEAD -- "$@" | tar -x -C "$dest"
-}
-src_globs() { # DIR... -> pathspecs for C/C++/CUDA sources and headers in DIR
-  local d
-  for d in "$@"; do
-    printf '%s\n' "$d/*.cu" "$d/*.cuh" "$d/*.h" "$d/*.hpp" "$d/*.inl"
-  done
-}
-gitdir() { git --git-dir="$1" rev-parse --git-dir >/dev/null 2>&1 && echo "$1" || echo "$1/.git"; }
+# --- extract sources and headers
 candle_git=$(gitdir "$candle_git"); samples_git=$(gitdir "$samples_git"); hipify_git=$(gitdir "$hipify_git")
-
-mapfile -t specs < <(src_globs candle-kernels/src)
-extract "$candle_git" "$scratch/src/candle" "${specs[@]}"
+src_re='\.(cu|cuh|h|hpp|inl)$'
+extract_sources "$candle_git" "$scratch/src/candle" "$src_re" candle-kernels/src
 sample_dirs=$(printf 'Samples/%s\n' "${sample_units[@]}" | xargs -n1 dirname | sort -u)
-mapfile -t specs < <(src_globs Common $sample_dirs)
-extract "$samples_git" "$scratch/src/cuda-samples" "${specs[@]}"
+# shellcheck disable=SC2086
+extract_sources "$samples_git" "$scratch/src/cuda-samples" "$src_re" Common $sample_dirs
 git --git-dir="$hipify_git" show HEAD:bin/hipify-perl >"$scratch/hipify-perl"
 
 # --- units
@@ -104,8 +90,11 @@ translate_hipgen() { # PROJECT PATHS...
     >"$scratch/logs/hipgen-translate-$p.txt" 2>&1 || true
 }
 translate_hipgen candle candle-kernels/src
+# A directory argument selects the sources in it; the samples reach Common's
+# helpers through -I (angle includes), so those headers are named.
+mapfile -t common_headers < <(cd "$scratch/src/cuda-samples" && ls Common/*.h)
 # shellcheck disable=SC2086
-translate_hipgen cuda-samples Common $sample_dirs
+translate_hipgen cuda-samples "${common_headers[@]}" $sample_dirs
 
 (cd "$scratch/src" && find . -type f | LC_ALL=C sort) | while read -r f; do
   mkdir -p "$(dirname "$scratch/hipify/$f")"

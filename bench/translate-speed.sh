@@ -14,6 +14,7 @@
 # the point of the comparison.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. bench/lib.sh
 
 usage="usage: bench/translate-speed.sh CANDLE_GIT SAMPLES_GIT HIPIFY_GIT HIPIFY_TORCH_GIT [SCRATCH]"
 candle_git=${1:?$usage}
@@ -24,15 +25,13 @@ scratch=${5:-/tmp/hipgen-speed}
 want_lines=${CORPUS_LINES:-40000}
 command -v go >/dev/null || export PATH=/usr/local/go/bin:$PATH
 
-gitdir() { git --git-dir="$1" rev-parse --git-dir >/dev/null 2>&1 && echo "$1" || echo "$1/.git"; }
 candle_git=$(gitdir "$candle_git"); samples_git=$(gitdir "$samples_git")
 hipify_git=$(gitdir "$hipify_git"); torch_git=$(gitdir "$torch_git")
 
 rm -rf "$scratch"
 mkdir -p "$scratch"/{full,corpus,tools/hipify_torch}
-git --git-dir="$candle_git" archive HEAD -- 'candle-kernels/src/*.cu' 'candle-kernels/src/*.cuh' |
-  tar -x -C "$scratch/full"
-git --git-dir="$samples_git" archive HEAD -- 'Samples/*.cu' 'Samples/*.cuh' | tar -x -C "$scratch/full"
+extract_sources "$candle_git" "$scratch/full" '\.(cu|cuh)$' candle-kernels/src
+extract_sources "$samples_git" "$scratch/full" '\.(cu|cuh)$' Samples
 git --git-dir="$hipify_git" show HEAD:bin/hipify-perl >"$scratch/tools/hipify-perl"
 git --git-dir="$torch_git" archive HEAD hipify_torch | tar -x -C "$scratch/tools/hipify_torch"
 
@@ -52,16 +51,17 @@ echo "corpus: ${#files[@]} files, $lines lines, $bytes bytes"
 
 go build -o "$scratch/tools/hipgen" ./cmd/hipgen
 
-# clock N CMD... runs CMD N times and prints the best wall-clock seconds:
-# the machine may be shared, and the minimum is the least disturbed run.
+# clock N CMD... runs CMD N times and prints "wall cpu" seconds of the run
+# with the best wall-clock time (the machine may be shared; the fastest run
+# is the least disturbed). cpu is user + system time of CMD and its children,
+# which other load on the machine hardly changes.
 clock() {
-  local n=$1 i t0 t1 best=
+  local n=$1 i t best=
   shift
   for ((i = 0; i < n; i++)); do
-    t0=$(date +%s.%N)
-    "$@" >/dev/null 2>&1 || true
-    t1=$(date +%s.%N)
-    best=$(echo "$t0 $t1 ${best:-inf}" | awk '{d = $2 - $1; if ($3 != "inf" && $3 < d) d = $3; printf "%.3f", d}')
+    t=$( { TIMEFORMAT='%R %U %S'; time "$@" >/dev/null 2>&1; } 2>&1 | tail -n1)
+    best=$(echo "$t ${best:-}" | awk '{w = $1; c = $2 + $3; if (NF == 5 && $4 < w) { w = $4; c = $5 }
+      printf "%.3f %.3f", w, c}')
   done
   echo "$best"
 }
@@ -100,8 +100,8 @@ torch_out=$(find "$scratch/out-torch" -type f | wc -l)
 echo "outputs: hipgen $hg_out files, hipify_torch $torch_out files, hipify-perl $(wc -l <"$scratch/out-hipify-perl.txt") lines"
 
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) cores"
-printf '\n%-30s %10s %12s %12s\n' tool seconds lines/s "x hipgen"
+printf '\n%-28s %9s %9s %11s %10s %10s\n' tool wall_s cpu_s lines/s "wall/hipgen" "cpu/hipgen"
 for t in "hipgen" "hipgen -j1" "hipify_torch v2" "hipify-perl -quiet-warnings" "hipify-perl"; do
-  awk -v t="$t" -v s="${secs[$t]}" -v base="${secs[hipgen]}" -v l="$lines" \
-    'BEGIN { printf "%-30s %10.3f %12.0f %11.1fx\n", t, s, l / s, s / base }'
+  echo "${secs[$t]} ${secs[hipgen]}" | awk -v t="$t" -v l="$lines" \
+    '{ printf "%-28s %9.3f %9.3f %11.0f %9.1fx %9.1fx\n", t, $1, $2, l / $1, $1 / $3, $2 / $4 }'
 done

@@ -1,0 +1,20 @@
+# Shell helpers shared by the bench scripts; source it, do not run it.
+
+# gitdir DIR prints the git directory of DIR, which may be a bare snapshot
+# (what the fetch tool brings) or a checkout.
+gitdir() {
+  if git --git-dir="$1" rev-parse --git-dir >/dev/null 2>&1; then echo "$1"; else echo "$1/.git"; fi
+}
+
+# extract_sources GIT DEST REGEX PATH... copies the files under PATH at HEAD
+# whose names match REGEX into DEST, file by file: some snapshots lack
+# binary files, which makes git archive fail.
+extract_sources() {
+  local git=$1 dest=$2 re=$3 f
+  shift 3
+  git --git-dir="$git" ls-tree -r --name-only HEAD -- "$@" | grep -E "$re" |
+    while read -r f; do
+      mkdir -p "$dest/$(dirname "$f")"
+      git --git-dir="$git" cat-file blob "HEAD:$f" >"$dest/$f"
+    done
+}
