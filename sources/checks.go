@@ -122,8 +122,9 @@ func (t *translator) special(k int, b []byte) (next int, handled bool) {
 		if t.is(k+1, "<") && !t.is(k-1, "::") {
 			t.needRuntime = true
 			t.report(k, diag.Warning, "texture-reference", "texture references are deprecated in HIP and removed in CUDA 12; use texture objects (hipTextureObject_t)")
-			return k + 1, true
 		}
+		// Any other "texture" is a variable or member of that name.
+		return k + 1, true
 	case spShared:
 		t.needRuntime = true
 		if t.wave.warpCode {

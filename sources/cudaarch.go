@@ -5,13 +5,21 @@ import (
 	"github.com/hipgen/hipgen/sources/lex"
 )
 
-// hipcc does not define __CUDA_ARCH__. Blocks under "#if __CUDA_ARCH__ >=
+// hipcc does not define __CUDA_ARCH__, nor the include guards of CUDA
+// library headers (hipgen never lets those in). Blocks under "#if __CUDA_ARCH__ >=
 // 800" are therefore never compiled for AMD GPUs: the translator says so
 // once per block, and findings inside such a block become notes, since
 // they cannot break the HIP build. "#ifdef __CUDA_ARCH__" (device pass or
 // host pass) has an exact HIP spelling and is rewritten.
 
 const checkCUDAArch = "cuda-arch-guard"
+
+// cudaOnlyGuards are include guards of CUDA library headers without a
+// HIP counterpart guard; code such as cuda-samples' helper_cuda.h tests them.
+var cudaOnlyGuards = map[string]bool{
+	"CUBLAS_API_H_": true, "_CUFFT_H_": true, "CUSPARSEAPI": true, "CUSOLVER_COMMON_H_": true,
+	"CURAND_H_": true, "NVJPEGAPI": true, "NV_NPPIDEFS_H": true, "CUDNN_H_": true, "CUTENSOR_H": true,
+}
 
 // condFrame is one level of #if nesting.
 type condFrame struct {
@@ -23,6 +31,12 @@ type condFrame struct {
 func (t *translator) conditional(k int, word string) {
 	switch word {
 	case "ifdef", "ifndef":
+		if word == "ifdef" && cudaOnlyGuards[string(t.text(k+2))] && (!t.tok(k+3).Directive || t.is(k+3, "#")) {
+			// The guard of a CUDA header that hipgen never lets in.
+			t.conds = append(t.conds, condFrame{dead: true})
+			t.report(k+2, diag.Note, checkCUDAArch, string(t.text(k+2))+" guards a CUDA library header, which HIP builds never include: this block is not compiled for AMD GPUs")
+			break
+		}
 		t.conds = append(t.conds, condFrame{})
 		if t.is(k+2, "__CUDA_ARCH__") && (!t.tok(k+3).Directive || t.is(k+3, "#")) {
 			t.replace(k+2, "__HIP_DEVICE_COMPILE__")

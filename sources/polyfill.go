@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/hipgen/hipgen/diag"
+	"github.com/hipgen/hipgen/sources/lex"
 )
 
 // Polyfills stand in for CUDA device functions that HIP lacks, or that the
@@ -69,6 +70,12 @@ var polyfills = map[string]polyfill{
   for (int i = 0; i < 32; i += 8) r |= (((a >> i) ^ (b >> i)) & 0xffu ? 0u : 0xffu) << i;
   return r;
 }`},
+	"umin":   minmax("umin", "unsigned", "<"),
+	"umax":   minmax("umax", "unsigned", ">"),
+	"llmin":  minmax("llmin", "long long", "<"),
+	"llmax":  minmax("llmax", "long long", ">"),
+	"ullmin": minmax("ullmin", "unsigned long long", "<"),
+	"ullmax": minmax("ullmax", "unsigned long long", ">"),
 	"__hmax": {name: "hipgen_hmax", why: "ROCm before 5.5 has no __hmax", code: `__device__ static inline __half hipgen_hmax(__half a, __half b) {
 #if ` + hipVersionAtLeast55 + `
   return __hmax(a, b);
@@ -98,6 +105,9 @@ func (t *translator) usePolyfill(k int, b []byte) bool {
 	name := string(b)
 	if e, ok := t.lookupIdent(b); ok && e.Available(t.ver) {
 		return false
+	}
+	if t.definesFunction(name) {
+		return false // the project brings its own
 	}
 	t.replace(k, p.name)
 	t.needRuntime = true
@@ -150,4 +160,36 @@ func (t *translator) polyfillOffset(first, runtimeEnd int) int {
 		}
 	}
 	return off
+}
+
+// minmax is the polyfill of CUDA's typed integer min and max functions.
+func minmax(name, typ, op string) polyfill {
+	return polyfill{name: "hipgen_" + name, why: "HIP has no " + name + "; it is min or max on " + typ,
+		code: "__host__ __device__ static inline " + typ + " hipgen_" + name + "(" + typ + " a, " + typ + " b) { return a " + op + " b ? a : b; }"}
+}
+
+// definesFunction reports whether the file defines a function called name
+// (a type before it, a body after its parameters), once per name.
+func (t *translator) definesFunction(name string) bool {
+	if d, ok := t.defined[name]; ok {
+		return d
+	}
+	if t.defined == nil {
+		t.defined = map[string]bool{}
+	}
+	found := false
+	for k := 1; k < len(t.sig) && !found; k++ {
+		if t.toks[t.sig[k]].Kind != lex.Ident || string(t.text(k)) != name || !t.is(k+1, "(") {
+			continue
+		}
+		prev := t.tok(k - 1)
+		if prev.Kind != lex.Ident && !t.is(k-1, "*") && !t.is(k-1, "&") && !t.is(k-1, ">") {
+			continue
+		}
+		if close := t.matching(k + 1); close > 0 && t.is(close+1, "{") {
+			found = true
+		}
+	}
+	t.defined[name] = found
+	return found
 }

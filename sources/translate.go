@@ -49,10 +49,11 @@ type translator struct {
 	needRuntime     bool
 	insertAt        int // byte offset where a new include goes (after guard or #pragma once)
 	oldMarker       [2]int
-	helperRegion    bool           // the output already carries hipgen's warp helpers
-	polyfillRegion  bool           // and its polyfills
-	polyfills       map[string]int // CUDA names polyfilled -> offset of first use
-	includeEnds     []int          // offsets just after each #include line
+	helperRegion    bool            // the output already carries hipgen's warp helpers
+	polyfillRegion  bool            // and its polyfills
+	polyfills       map[string]int  // CUDA names polyfilled -> offset of first use
+	includeEnds     []int           // offsets just after each #include line
+	defined         map[string]bool // function names the file defines, for polyfills
 	needHelpers     bool
 	conds           []condFrame // #if nesting, see cudaarch.go
 	deadOnHIP       bool        // inside a block hipcc never compiles
@@ -263,7 +264,7 @@ func (t *translator) report(k int, sev diag.Severity, check, msg string) {
 func (t *translator) reportAt(off int, sev diag.Severity, check, msg string) {
 	if t.deadOnHIP && sev > diag.Note {
 		sev = diag.Note
-		msg += " (in a block hipcc never compiles, see the " + checkCUDAArch + " warning)"
+		msg += " (in a block hipcc never compiles, see the " + checkCUDAArch + " diagnostic)"
 	}
 	line, col := t.position(off)
 	t.diags = append(t.diags, diag.Diagnostic{File: t.name, Line: line, Col: col, Severity: sev, Message: msg, Check: check})
@@ -368,7 +369,7 @@ func (t *translator) ident(k int) int {
 	if len(b) > 6 && t.tok(k).Directive && t.guardMacro(k) {
 		return k + 1
 	}
-	if len(b) > 5 && b[0] == '_' && b[1] == '_' && t.usePolyfill(k, b) {
+	if len(b) >= 4 && (b[0] == '_' || b[0] == 'u' || b[0] == 'l') && t.usePolyfill(k, b) {
 		return k + 1
 	}
 	// Qualified names such as cub::BlockReduce are looked up whole first.
@@ -473,6 +474,9 @@ func (t *translator) noteDeprecated(k int, e hipmap.Entry) {
 
 // unavailable reports a known CUDA name that the target ROCm cannot port.
 func (t *translator) unavailable(k int, e hipmap.Entry) {
+	if t.definesFunction(e.CUDA) {
+		return // the project defines it itself, typically as its own fallback
+	}
 	var msg string
 	switch {
 	case e.Status == hipmap.Unsupported:
