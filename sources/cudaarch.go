@@ -104,7 +104,7 @@ func (t *translator) archCondition(k int) condFrame {
 	op := string(t.text(j + 1))
 	if op == "<" || op == "<=" {
 		if v := t.tok(j + 2); v.Directive && (v.Kind == lex.Number || v.Kind == lex.Ident) {
-			t.report(j, diag.Warning, checkCUDAArch, "hipcc does not define __CUDA_ARCH__, so \"__CUDA_ARCH__ "+op+" "+string(t.text(j+2))+"\" is true for AMD GPUs: this block, meant for older NVIDIA GPUs, is compiled there and may redefine what HIP already provides")
+			t.olderArchBlock(k, j, op)
 		}
 		return condFrame{}
 	}
@@ -119,4 +119,60 @@ func (t *translator) archCondition(k int) condFrame {
 	}
 	t.report(j, diag.Warning, checkCUDAArch, "hipcc does not define __CUDA_ARCH__, so \"__CUDA_ARCH__ "+op+" "+string(t.text(j+2))+"\" is false for AMD GPUs and this block is never compiled there; if its code is portable, test __HIP_DEVICE_COMPILE__ (or __HIP_PLATFORM_AMD__) as well")
 	return condFrame{dead: true, archTest: true}
+}
+
+// olderArchBlock handles "#if __CUDA_ARCH__ < N" (the #if at k, the macro
+// at j): true under hipcc, so the block, meant for older NVIDIA GPUs, is
+// compiled for AMD GPUs. When it defines a function that HIP already
+// provides for the target ROCm (a double atomicAdd for pre-Pascal GPUs),
+// it would be a redefinition: the condition is made false for HIP. When it
+// defines only what HIP lacks, it is a useful fallback and stays.
+func (t *translator) olderArchBlock(k, j int, op string) {
+	test := "\"__CUDA_ARCH__ " + op + " " + string(t.text(j+2)) + "\""
+	if name := t.redefinedInBlock(k); name != "" {
+		t.insert(int(t.tok(j).Start), "!defined(__HIP__) && !defined(__HIP_CPU_RT__) && ")
+		t.report(j, diag.Warning, checkCUDAArch, "hipcc does not define __CUDA_ARCH__, so "+test+" would be true for AMD GPUs, and this block would redefine "+name+", which HIP provides: the condition now excludes HIP")
+		return
+	}
+	t.report(j, diag.Warning, checkCUDAArch, "hipcc does not define __CUDA_ARCH__, so "+test+" is true for AMD GPUs: this block, meant for older NVIDIA GPUs, is compiled there")
+}
+
+// redefinedInBlock returns the name of a function defined between the #if
+// at k and its #else, #elif or #endif that the table says HIP provides in
+// the target ROCm, or "".
+func (t *translator) redefinedInBlock(k int) string {
+	depth := 0
+	for i := k + 1; i < len(t.sig); i++ {
+		if t.is(i, "#") && t.tok(i).Directive && t.isLineStart(i) {
+			switch string(t.text(i + 1)) {
+			case "if", "ifdef", "ifndef":
+				depth++
+			case "endif":
+				if depth == 0 {
+					return ""
+				}
+				depth--
+			case "else", "elif":
+				if depth == 0 {
+					return ""
+				}
+			}
+			continue
+		}
+		if t.tok(i).Directive || t.tok(i).Kind != lex.Ident || !t.is(i+1, "(") {
+			continue
+		}
+		prev := t.tok(i - 1)
+		if prev.Kind != lex.Ident && !t.is(i-1, "*") && !t.is(i-1, "&") {
+			continue
+		}
+		e, ok := t.lookupIdent(t.text(i))
+		if !ok || !e.Available(t.ver) {
+			continue
+		}
+		if close := t.matching(i + 1); close > 0 && t.is(close+1, "{") {
+			return e.CUDA
+		}
+	}
+	return ""
 }
