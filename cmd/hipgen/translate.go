@@ -357,30 +357,7 @@ func translateTree(e *env, o *translateFlags, root, outAbs string, files, includ
 		fo.LocalIncludes = sources.LocalIncludes(rootReader(root), f, src, includeDirs)
 		jobs[i] = &translateJob{rel: f, src: src, opts: fo, key: sources.CacheKey(f, src, fo)}
 	}
-	n := o.jobs
-	if n < 1 {
-		n = 1
-	}
-	var wg sync.WaitGroup
-	ch := make(chan *translateJob)
-	for w := 0; w < n; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for j := range ch {
-				if st, ok := state.Files[j.rel]; ok && st.Key == j.key && outputMatches(outAbs, j.rel, st.OutHash) {
-					j.skipped, j.diags = true, fromStateDiags(st.Diags)
-					continue
-				}
-				j.out, j.diags, j.stats = sources.TranslateStats(j.rel, j.src, j.opts)
-			}
-		}()
-	}
-	for _, j := range jobs {
-		ch <- j
-	}
-	close(ch)
-	wg.Wait()
+	runJobs(jobs, o.jobs, state, outAbs)
 
 	var all []diag.Diagnostic
 	var stale []string
@@ -443,6 +420,34 @@ func translateTree(e *env, o *translateFlags, root, outAbs string, files, includ
 		return exitFailures
 	}
 	return exitOK
+}
+
+// runJobs translates the jobs on n goroutines; a job whose cache key and
+// output match the state is skipped and its diagnostics replayed.
+func runJobs(jobs []*translateJob, n int, state translateState, outAbs string) {
+	if n < 1 {
+		n = 1
+	}
+	var wg sync.WaitGroup
+	ch := make(chan *translateJob)
+	for w := 0; w < n; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range ch {
+				if st, ok := state.Files[j.rel]; ok && st.Key == j.key && outputMatches(outAbs, j.rel, st.OutHash) {
+					j.skipped, j.diags = true, fromStateDiags(st.Diags)
+					continue
+				}
+				j.out, j.diags, j.stats = sources.TranslateStats(j.rel, j.src, j.opts)
+			}
+		}()
+	}
+	for _, j := range jobs {
+		ch <- j
+	}
+	close(ch)
+	wg.Wait()
 }
 
 func printTranslateStats(e *env, files, written, skipped int, mapped map[string]int, ds []diag.Diagnostic) {

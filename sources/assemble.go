@@ -1,0 +1,127 @@
+package sources
+
+import (
+	"bytes"
+	"sort"
+	"strings"
+
+	"github.com/hipgen/hipgen/sources/lex"
+)
+
+// assemble applies the edits and adds the marker, the runtime include and
+// the warp helpers.
+func (t *translator) assemble() []byte {
+	src := t.src
+	marker := MarkerLine(t.markerPath())
+	if t.oldMarker[0] == 0 {
+		t.edits = append(t.edits, edit{0, t.oldMarker[1], ""})
+	}
+	// The runtime include moves to the top when another HIP header came
+	// before it: HIP's device headers need it first.
+	move := len(t.runtimeIncludes) > 0 && t.firstHIPHeader >= 0 && t.firstHIPHeader < t.runtimeIncludes[0]
+	if move {
+		t.dropDirective(t.runtimeIncludes[0])
+	}
+	helpers := ""
+	if t.needHelpers && !t.helperRegion {
+		helpers = warpHelpers
+	}
+	runtimeEnd := t.insertAt
+	switch {
+	case move || (t.needRuntime || t.needHelpers) && len(t.runtimeIncludes) == 0:
+		t.insert(t.insertAt, t.lineBreakAt(t.insertAt)+"#include <hip/hip_runtime.h>\n"+helpers)
+	default:
+		if len(t.runtimeIncludes) > 0 {
+			runtimeEnd = t.lineEnd(int(t.tok(t.runtimeIncludes[0]).Start))
+		}
+		if helpers != "" {
+			t.insert(runtimeEnd, t.lineBreakAt(runtimeEnd)+helpers)
+		}
+	}
+	if block, first := t.polyfillBlock(); block != "" {
+		off := t.polyfillOffset(first, runtimeEnd)
+		t.insert(off, t.lineBreakAt(off)+block)
+	}
+	// By position; at one position insertions go before a replacement.
+	sort.SliceStable(t.edits, func(i, j int) bool {
+		a, b := t.edits[i], t.edits[j]
+		if a.start != b.start {
+			return a.start < b.start
+		}
+		return a.start == a.end && b.start != b.end
+	})
+	var b bytes.Buffer
+	b.Grow(len(src) + len(src)/8 + len(marker) + len(warpHelpers) + 64)
+	b.WriteString(marker)
+	pos, cursor := 0, 0
+	for _, e := range t.edits {
+		if e.start < pos { // overlapping edit: the earlier one wins
+			continue
+		}
+		b.Write(src[pos:e.start])
+		b.WriteString(e.text)
+		if e.end > e.start {
+			t.keepComments(&b, e, &cursor)
+		}
+		pos = e.end
+	}
+	b.Write(src[pos:])
+	return b.Bytes()
+}
+
+// keepComments writes the comments inside the range an edit replaced.
+// Edits come in source order, so the token cursor only moves forward.
+func (t *translator) keepComments(b *bytes.Buffer, e edit, cursor *int) {
+	i := *cursor
+	for i < len(t.toks) && int(t.toks[i].End) <= e.start {
+		i++
+	}
+	*cursor = i
+	for ; i < len(t.toks) && int(t.toks[i].Start) < e.end; i++ {
+		tk := t.toks[i]
+		if tk.Kind != lex.Comment || int(tk.Start) < e.start || i == 0 && t.oldMarker[0] == 0 {
+			continue
+		}
+		c := t.src[tk.Start:tk.End]
+		if strings.Contains(e.text, string(c)) {
+			continue
+		}
+		b.WriteByte(' ')
+		b.Write(c)
+		if c[1] == '/' {
+			b.WriteByte('\n')
+		}
+	}
+}
+
+func (t *translator) markerPath() string {
+	p := t.opts.SourcePath
+	if p == "" {
+		p = t.name
+	}
+	return strings.Map(func(r rune) rune {
+		if r == '\n' || r == '\r' {
+			return ' '
+		}
+		return r
+	}, p)
+}
+
+// lineBreakAt returns the newline needed before inserting whole lines at
+// off: one when off is the end of a file whose last line has no newline.
+func (t *translator) lineBreakAt(off int) string {
+	if off == len(t.src) && off > 0 && t.src[off-1] != '\n' {
+		return "\n"
+	}
+	return ""
+}
+
+// lineEnd returns the offset just after the newline ending the line that
+// contains off (or the end of the source).
+func (t *translator) lineEnd(off int) int {
+	i := bytes.IndexByte(t.src[off:], '\n')
+	if i < 0 {
+		return len(t.src)
+	}
+	return off + i + 1
+}
