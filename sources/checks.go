@@ -300,10 +300,11 @@ func suppressed(names []string, check string) bool {
 }
 
 // builtinArgument handles threadIdx.x (blockIdx, blockDim, gridDim) passed
-// whole to a member function such as tile.shfl_down(threadIdx.x, 1). In
-// CUDA it is an unsigned int; in HIP it is a proxy object that converts to
-// one, so a template parameter would be deduced as the proxy type and fail
-// to compile. The cast restores CUDA's type.
+// whole to a function, as in min(n, blockDim.x) or tile.shfl_down(
+// threadIdx.x, 1). In CUDA it is an unsigned int; in HIP it is a proxy
+// object that converts to one, so overloads become ambiguous, templates
+// deduce the proxy type and printf receives an object. The cast restores
+// CUDA's type.
 func (t *translator) builtinArgument(k int) {
 	c := string(t.text(k + 2))
 	if c != "x" && c != "y" && c != "z" {
@@ -325,7 +326,7 @@ func (t *translator) builtinArgument(k int) {
 				depth--
 				continue
 			}
-			if t.tok(j-1).Kind == lex.Ident && (t.is(j-2, ".") || t.is(j-2, "->")) {
+			if t.tok(j-1).Kind == lex.Ident && !controlWords[string(t.text(j-1))] {
 				t.insert(int(t.tok(k).Start), "(unsigned)")
 			}
 			return
@@ -334,3 +335,6 @@ func (t *translator) builtinArgument(k int) {
 		}
 	}
 }
+
+// controlWords look like calls but are not.
+var controlWords = map[string]bool{"if": true, "while": true, "for": true, "switch": true, "return": true, "sizeof": true, "alignof": true, "decltype": true, "defined": true}
