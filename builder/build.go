@@ -4,6 +4,7 @@ import (
 	"context"
 	_ "embed"
 	"fmt"
+	"io"
 	"maps"
 	"os"
 	"path"
@@ -44,6 +45,8 @@ type Options struct {
 	Progress   Progress
 	// Environ is the environment compilers start from.
 	Environ []string
+	// Commands, when set, receives each tool's command line before it runs.
+	Commands io.Writer
 }
 
 // Result is what a build did.
@@ -82,7 +85,7 @@ func Build(ctx context.Context, o Options) (*Result, error) {
 	res := &Result{}
 	x := &executor{
 		root: o.Project.Root, cache: o.Cache, runner: o.Runner, environ: o.Environ,
-		jobs: o.Jobs, keepGoing: o.KeepGoing, progress: o.Progress, hasher: newFileHasher(), start: start,
+		jobs: o.Jobs, keepGoing: o.KeepGoing, progress: o.Progress, commands: o.Commands, hasher: newFileHasher(), start: start,
 	}
 	var actions []*action
 	var blocked []Failure

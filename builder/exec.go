@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"context"
 	"crypto/rand"
-	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -26,6 +26,7 @@ type executor struct {
 	jobs      int
 	keepGoing bool
 	progress  Progress
+	commands  io.Writer // where -x prints each command, or nil
 	hasher    *fileHasher
 	start     time.Time
 
@@ -179,6 +180,11 @@ func (x *executor) runAction(ctx context.Context, a *action) bool {
 		args[i] = s
 	}
 	x.invocations.Add(1)
+	if x.commands != nil {
+		x.mu.Lock()
+		fmt.Fprintln(x.commands, strings.TrimSpace(strings.Join(a.tc.Env, " ")+" "+a.tool+" "+quoteArgs(args)))
+		x.mu.Unlock()
+	}
 	_, stderr, err := x.runner.Run(ctx, Cmd{Path: a.tool, Args: args, Env: a.tc.env(x.environ), Dir: x.root})
 	msg := mapDiagnostics(cleanToolOutput(string(stderr), tmp, a.output), a.smap, x.root)
 	if err != nil {
@@ -316,5 +322,3 @@ func quoteArgs(args []string) string {
 	}
 	return b.String()
 }
-
-var errStopped = errors.New("stopped after an earlier failure")

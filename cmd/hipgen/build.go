@@ -76,6 +76,7 @@ type buildFlags struct {
 	cacheMax  string
 	rocmArch  listFlag
 	cudaArch  listFlag
+	commands  bool
 }
 
 type listFlag []string
@@ -90,6 +91,7 @@ func (f *buildFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.json, "json", false, "print a JSON event stream (one object per line) instead of progress text")
 	fs.BoolVar(&f.stats, "stats", false, "print compile cache statistics (hits, misses, bytes) at the end")
 	fs.StringVar(&f.cacheMax, "cache-max", "", "compile cache size cap such as 2G (default $HIPGEN_CACHE_MAX or 5G)")
+	fs.BoolVar(&f.commands, "x", false, "print each compiler, archiver and linker command as it runs")
 	fs.Var(&f.rocmArch, "rocm-arch", "AMD `archs` to build for, comma separated (overrides environment, detection and manifest)")
 	fs.Var(&f.cudaArch, "cuda-arch", "NVIDIA `archs` to build for, comma separated (overrides environment, detection and manifest)")
 }
@@ -182,6 +184,9 @@ func setupBuild(ctx context.Context, e *env, f *buildFlags, targets []string, on
 		Cache: cache, Runner: builder.ExecRunner{}, Progress: progress, Environ: e.Environ,
 	}}
 	s.opts.Translator = newTranslator(tcs)
+	if f.commands {
+		s.opts.Commands = e.Stderr
+	}
 	return s, exitOK
 }
 
