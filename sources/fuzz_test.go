@@ -64,15 +64,18 @@ func FuzzTranslate(f *testing.F) {
 	files, _ := filepath.Glob(filepath.Join("testdata", "*.txtar"))
 	for _, p := range files {
 		if a, err := txtar.ParseFile(p); err == nil && len(a.Files) > 0 {
-			f.Add(a.Files[0].Data, false)
+			f.Add(a.Files[0].Data, false, false)
 		}
 	}
-	f.Add([]byte("k<<<1, 2>>>(x); // c\n"), true)
-	f.Add([]byte("__shfl_sync(0xffffffff /* m */, v, 1)"), true)
-	f.Fuzz(func(t *testing.T, src []byte, ggl bool) {
+	f.Add([]byte("k<<<1, 2>>>(x); // c\n"), true, false)
+	f.Add([]byte("__shfl_sync(0xffffffff /* m */, v, 1)"), true, true)
+	f.Fuzz(func(t *testing.T, src []byte, ggl, wide bool) {
 		opts := Options{}
 		if ggl {
 			opts.Launch = LaunchGGL
+		}
+		if wide {
+			opts.Wave = WaveWide
 		}
 		orig := append([]byte(nil), src...)
 		out, _ := Translate("f.cu", src, opts)
