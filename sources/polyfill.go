@@ -24,6 +24,8 @@ type polyfill struct {
 	name string // what calls become
 	code string // the definition; empty when name is a compiler builtin
 	why  string
+	// overload: HIP has the name, but not the overload the call needs.
+	overload bool
 }
 
 // hipVersionAtLeast55 is true on ROCm 5.5 and later, where HIP has the
@@ -70,12 +72,14 @@ var polyfills = map[string]polyfill{
   for (int i = 0; i < 32; i += 8) r |= (((a >> i) ^ (b >> i)) & 0xffu ? 0u : 0xffu) << i;
   return r;
 }`},
-	"umin":   minmax("umin", "unsigned", "<"),
-	"umax":   minmax("umax", "unsigned", ">"),
-	"llmin":  minmax("llmin", "long long", "<"),
-	"llmax":  minmax("llmax", "long long", ">"),
-	"ullmin": minmax("ullmin", "unsigned long long", "<"),
-	"ullmax": minmax("ullmax", "unsigned long long", ">"),
+	"umin":      minmax("umin", "unsigned", "<"),
+	"umax":      minmax("umax", "unsigned", ">"),
+	"llmin":     minmax("llmin", "long long", "<"),
+	"llmax":     minmax("llmax", "long long", ">"),
+	"ullmin":    minmax("ullmin", "unsigned long long", "<"),
+	"ullmax":    minmax("ullmax", "unsigned long long", ">"),
+	"atomicMax": {name: "hipgen_atomicmax_i64", overload: true, why: "ROCm 5.2 has no atomicMax for signed 64-bit integers; a compare-and-swap loop stands in", code: atomicMinMax64("max", ">=")},
+	"atomicMin": {name: "hipgen_atomicmin_i64", overload: true, why: "ROCm 5.2 has no atomicMin for signed 64-bit integers; a compare-and-swap loop stands in", code: atomicMinMax64("min", "<=")},
 	"__hmax": {name: "hipgen_hmax", why: "ROCm before 5.5 has no __hmax", code: `__device__ static inline __half hipgen_hmax(__half a, __half b) {
 #if ` + hipVersionAtLeast55 + `
   return __hmax(a, b);
@@ -102,8 +106,11 @@ func (t *translator) usePolyfill(k int, b []byte) bool {
 	if !ok || !t.is(k+1, "(") {
 		return false
 	}
+	if (string(b) == "atomicMax" || string(b) == "atomicMin") && !t.isSigned64Pointer(k+1) {
+		return false
+	}
 	name := string(b)
-	if e, ok := t.lookupIdent(b); ok && e.Available(t.ver) {
+	if e, ok := t.lookupIdent(b); ok && e.Available(t.ver) && !p.overload {
 		return false
 	}
 	if t.definesFunction(name) {
@@ -192,4 +199,46 @@ func (t *translator) definesFunction(name string) bool {
 	}
 	t.defined[name] = found
 	return found
+}
+
+// atomicMinMax64 is a signed 64-bit atomic min or max built on atomicCAS;
+// a template, since int64_t is long, not long long, on Linux.
+func atomicMinMax64(which, keep string) string {
+	return "template <class T>\n__device__ static inline T hipgen_atomic" + which + `_i64(T* p, T v) {
+  static_assert(sizeof(T) == 8, "64-bit integers only");
+  unsigned long long* a = (unsigned long long*)p;
+  unsigned long long old = *a, assumed;
+  do {
+    assumed = old;
+    if ((T)assumed ` + keep + ` v) break;
+    old = atomicCAS(a, assumed, (unsigned long long)v);
+  } while (assumed != old);
+  return (T)old;
+}`
+}
+
+// isSigned64Pointer reports whether the call's first argument starts with
+// a cast to a signed 64-bit pointer: "(long long*)" or "(long long int *)"
+// or "(int64_t*)". Only then does atomicMin or atomicMax need the polyfill.
+func (t *translator) isSigned64Pointer(open int) bool {
+	j := open + 1
+	if !t.is(j, "(") {
+		return false
+	}
+	j++
+	switch {
+	case t.is(j, "long") && t.is(j+1, "long"):
+		j += 2
+		if t.is(j, "int") {
+			j++
+		}
+	case t.is(j, "int64_t") || t.is(j, "std") && t.is(j+1, "::") && t.is(j+2, "int64_t"):
+		if t.is(j, "std") {
+			j += 2
+		}
+		j++
+	default:
+		return false
+	}
+	return t.is(j, "*") && t.is(j+1, ")")
 }
