@@ -91,36 +91,13 @@ func Build(ctx context.Context, o Options) (*Result, error) {
 	var blocked []Failure
 	products := map[int]*action{}
 	for _, tc := range o.Toolchains {
-		pl := &planner{p: o.Project, tc: tc, outPath: func(s string) string { return s }, libs: map[string]*action{}}
-		if tc.Platform != CUDA {
-			dir, launch := o.Project.Translate.Out, o.Project.Translate.Launch
-			if dir == "" {
-				dir = "hip"
-			}
-			if tc.Platform == HIPCPU {
-				// HIP-CPU has no <<<>>>: it needs hipLaunchKernelGGL, so it
-				// gets a tree of its own.
-				dir, launch = OutDir+"/hip-cpu/src", "ggl"
-				if _, err := WriteGenerated(o.Project.Root, hipCPUCompatRel, hipCPUCompat, WriteOptions{}); err != nil {
-					return nil, err
-				}
-			}
-			files, diags, err := translateTree(o.Project, targets, o.Translator, dir, launch)
-			res.Diagnostics = appendNew(res.Diagnostics, diags)
-			if err != nil {
-				return nil, err
-			}
-			if diag.HasErrors(diags) {
-				// What cannot be ported stops this platform only; the
-				// others still build.
-				msg := "the translation has errors (listed above); nothing was compiled for " + string(tc.Platform)
-				if !o.KeepGoing {
-					msg += "; --keep-going builds the other backends"
-				}
-				blocked = append(blocked, Failure{Platform: tc.Platform, File: dir, Message: msg})
-				continue
-			}
-			pl.srcRoot, pl.outPath, pl.smap = dir, o.Translator.OutputPath, newSourceMap(o.Project.Root, files)
+		pl, fail, err := preparePlatform(o, tc, targets, res)
+		if err != nil {
+			return nil, err
+		}
+		if fail != nil {
+			blocked = append(blocked, *fail)
+			continue
 		}
 		for _, t := range targets {
 			actions = pl.targetActions(t, actions)
@@ -161,6 +138,43 @@ func Build(ctx context.Context, o Options) (*Result, error) {
 	}
 	res.Elapsed = time.Since(start)
 	return res, nil
+}
+
+// preparePlatform returns the planner for one toolchain, after writing the
+// translated tree its sources come from (ROCm and HIP-CPU). Translation
+// errors stop this platform only: they come back as a Failure, and the
+// other platforms still build.
+func preparePlatform(o Options, tc *Toolchain, targets []*model.Target, res *Result) (*planner, *Failure, error) {
+	pl := &planner{p: o.Project, tc: tc, outPath: func(s string) string { return s }, libs: map[string]*action{}}
+	if tc.Platform == CUDA {
+		return pl, nil, nil
+	}
+	dir, launch := o.Project.Translate.Out, o.Project.Translate.Launch
+	if dir == "" {
+		dir = "hip"
+	}
+	if tc.Platform == HIPCPU {
+		// HIP-CPU has no <<<>>>: it needs hipLaunchKernelGGL, so it gets a
+		// tree of its own.
+		dir, launch = OutDir+"/hip-cpu/src", "ggl"
+		if _, err := WriteGenerated(o.Project.Root, hipCPUCompatRel, hipCPUCompat, WriteOptions{}); err != nil {
+			return nil, nil, err
+		}
+	}
+	files, diags, err := translateTree(o.Project, targets, o.Translator, dir, launch)
+	res.Diagnostics = appendNew(res.Diagnostics, diags)
+	if err != nil {
+		return nil, nil, err
+	}
+	if diag.HasErrors(diags) {
+		msg := "the translation has errors (listed above); nothing was compiled for " + string(tc.Platform)
+		if !o.KeepGoing {
+			msg += "; --keep-going builds the other backends"
+		}
+		return nil, &Failure{Platform: tc.Platform, File: dir, Message: msg}, nil
+	}
+	pl.srcRoot, pl.outPath, pl.smap = dir, o.Translator.OutputPath, newSourceMap(o.Project.Root, files)
+	return pl, nil, nil
 }
 
 // appendNew adds the diagnostics not already in ds: the ROCm and HIP-CPU

@@ -162,12 +162,25 @@ func (x *executor) runAction(ctx context.Context, a *action) bool {
 		}
 	}
 	x.cache.misses.Add(1)
+	msg, failure := x.runTool(ctx, a, key, out)
+	if failure != "" {
+		return x.fail(a, time.Since(t0), failure)
+	}
+	x.hasher.forget(out)
+	x.finish(a, "done", false, time.Since(t0), msg)
+	return true
+}
+
+// runTool runs a's tool into a temporary file, stores the result in the
+// cache under key and moves the output into place. It returns the tool's
+// messages, or a failure explaining why there is no output.
+func (x *executor) runTool(ctx context.Context, a *action, key, out string) (msg, failure string) {
 	tmp := tempName(out)
 	dep := tmp + ".d"
 	defer os.Remove(tmp)
 	defer os.Remove(dep)
 	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
-		return x.fail(a, 0, err.Error())
+		return "", err.Error()
 	}
 	args := make([]string, len(a.args))
 	for i, s := range a.args {
@@ -186,45 +199,43 @@ func (x *executor) runAction(ctx context.Context, a *action) bool {
 		x.mu.Unlock()
 	}
 	_, stderr, err := x.runner.Run(ctx, Cmd{Path: a.tool, Args: args, Env: a.tc.env(x.environ), Dir: x.root})
-	msg := mapDiagnostics(cleanToolOutput(string(stderr), tmp, a.output), a.smap, x.root)
+	msg = mapDiagnostics(cleanToolOutput(string(stderr), tmp, a.output), a.smap, x.root)
 	if err != nil {
 		if msg == "" {
 			msg = err.Error()
 		}
-		return x.fail(a, time.Since(t0), explainToolFailure(a, msg))
+		return "", explainToolFailure(a, msg)
 	}
 	res := cachedResult{Stderr: cleanToolOutput(string(stderr), tmp, a.output)}
 	if a.depfile {
 		deps, err := readDepfile(dep)
 		if err != nil {
-			return x.fail(a, time.Since(t0), fmt.Sprintf("reading the compiler's dependency file: %v", err))
+			return "", fmt.Sprintf("reading the compiler's dependency file: %v", err)
 		}
 		for _, d := range deps {
 			h, err := x.hashRel(d)
 			if err != nil {
-				return x.fail(a, time.Since(t0), fmt.Sprintf("hashing %s: %v", d, err))
+				return "", fmt.Sprintf("hashing %s: %v", d, err)
 			}
 			res.Deps = append(res.Deps, [2]string{d, h})
 		}
 	}
 	o, err := x.cache.storeBlob(tmp)
 	if err != nil {
-		return x.fail(a, time.Since(t0), fmt.Sprintf("compile cache: %v", err))
+		return "", fmt.Sprintf("compile cache: %v", err)
 	}
 	o.Name = "out"
 	res.Outputs = []cachedOutput{o}
 	if err := x.cache.store(key, res); err != nil {
-		return x.fail(a, time.Since(t0), fmt.Sprintf("compile cache: %v", err))
+		return "", fmt.Sprintf("compile cache: %v", err)
 	}
 	if err := os.Chmod(tmp, os.FileMode(a.perm)); err != nil {
-		return x.fail(a, time.Since(t0), err.Error())
+		return "", err.Error()
 	}
 	if err := os.Rename(tmp, out); err != nil {
-		return x.fail(a, time.Since(t0), err.Error())
+		return "", err.Error()
 	}
-	x.hasher.forget(out)
-	x.finish(a, "done", false, time.Since(t0), msg)
-	return true
+	return msg, ""
 }
 
 // tmpSeq numbers temporary outputs within this process; with the pid and
