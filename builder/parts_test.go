@@ -212,3 +212,51 @@ func TestHIPCPUCompatHeader(t *testing.T) {
 		t.Fatalf("run: %v\n%s", err, out)
 	}
 }
+
+// versionRunner answers --version with a chosen text and runs everything
+// else for real; it counts the version probes.
+type versionRunner struct {
+	version string
+	probes  int
+}
+
+func (r *versionRunner) Run(ctx context.Context, c Cmd) ([]byte, []byte, error) {
+	if len(c.Args) == 1 && c.Args[0] == "--version" {
+		r.probes++
+		return []byte(r.version), nil, nil
+	}
+	return ExecRunner{}.Run(ctx, c)
+}
+
+// TestCompilerVersionProbedOncePerFile checks that a compiler's version is
+// asked once per compiler file (so a no-op build runs no compiler) and asked
+// again when the file changes, the new version changing every key.
+func TestCompilerVersionProbedOncePerFile(t *testing.T) {
+	dir := t.TempDir()
+	compiler := filepath.Join(dir, "nvcc")
+	os.WriteFile(compiler, []byte("#!/bin/sh\nexec nvcc \"$@\"\n"), 0o755)
+	cache, err := OpenCache(filepath.Join(dir, "cache"), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &versionRunner{version: "Cuda compilation tools, release 11.8\n"}
+	h := Host{
+		Getenv:   func(k string) string { return map[string]string{"HIPGEN_NVCC": compiler}[k] },
+		LookPath: exec.LookPath, Runner: r,
+	}
+	tc1, err := NewToolchain(context.Background(), h, cache, CUDA, []string{"sm_80"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.version = "Cuda compilation tools, release 12.4\n"
+	tc2, _ := NewToolchain(context.Background(), h, cache, CUDA, []string{"sm_80"})
+	if r.probes != 1 || tc2.Identity() != tc1.Identity() {
+		t.Errorf("same compiler file: %d probes, identity changed %v; want 1 probe and the same identity", r.probes, tc2.Identity() != tc1.Identity())
+	}
+	// An upgrade replaces the file.
+	os.WriteFile(compiler, []byte("#!/bin/sh\n# 12.4\nexec nvcc \"$@\"\n"), 0o755)
+	tc3, _ := NewToolchain(context.Background(), h, cache, CUDA, []string{"sm_80"})
+	if r.probes != 2 || !strings.Contains(tc3.Version, "12.4") || tc3.Identity() == tc1.Identity() {
+		t.Errorf("replaced compiler: %d probes, version %q; want a second probe and the new version in the identity", r.probes, tc3.Version)
+	}
+}
