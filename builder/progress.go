@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -116,13 +117,13 @@ type liveProgress struct {
 	start   time.Time
 	done    int
 	total   int
-	current string
+	running map[string]bool // steps in flight, shown on the line
 	stop    chan struct{}
 	stopped sync.Once
 }
 
 func newLiveProgress(w, msgs io.Writer) *liveProgress {
-	p := &liveProgress{w: w, msgs: msgs, start: time.Now(), stop: make(chan struct{})}
+	p := &liveProgress{w: w, msgs: msgs, start: time.Now(), running: map[string]bool{}, stop: make(chan struct{})}
 	go func() {
 		t := time.NewTicker(200 * time.Millisecond)
 		defer t.Stop()
@@ -144,7 +145,16 @@ func (p *liveProgress) draw() {
 	if p.total == 0 {
 		return
 	}
-	fmt.Fprintf(p.w, "\r\x1b[K[%d/%d %.1fs] %s", p.done, p.total, time.Since(p.start).Seconds(), p.current)
+	var names []string
+	for n := range p.running {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	line := strings.Join(names, ", ")
+	if len(line) > 100 {
+		line = line[:97] + "..."
+	}
+	fmt.Fprintf(p.w, "\r\x1b[K[%d/%d %.1fs] %s", p.done, p.total, time.Since(p.start).Seconds(), line)
 }
 
 func (p *liveProgress) Event(e Event) {
@@ -155,8 +165,9 @@ func (p *liveProgress) Event(e Event) {
 	}
 	switch e.Event {
 	case "start":
-		p.current = fmt.Sprintf("%s %s %s", e.Step, e.Platform, e.File)
+		p.running[fmt.Sprintf("%s %s %s", e.Step, e.Platform, e.File)] = true
 	case "done", "fail", "skip":
+		delete(p.running, fmt.Sprintf("%s %s %s", e.Step, e.Platform, e.File))
 		p.done = e.Done
 		if e.Message != "" || e.Event == "fail" {
 			// Messages scroll above the status line.
