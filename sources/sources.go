@@ -8,6 +8,16 @@
 // the CLI and the builder do that and pass what they found in. The mapping
 // facts live in sources/hipmap; this package decides how to apply them, and
 // how to keep code written for 32-wide warps correct on 64-wide wavefronts.
+//
+// One pass over the tokens of sources/lex collects edits (never inside a
+// comment or a string literal, #include paths aside); assemble.go applies
+// them and adds the generated-file marker, the one hip_runtime.h include and
+// the blocks hipgen defines itself: the warp helpers (helpers.go, wave.go)
+// and polyfills for functions HIP lacks (polyfill.go). Those blocks are
+// delimited by marker comments and copied untouched when an output is
+// translated again, which is how translation stays idempotent. Preprocessor
+// conditionals on __CUDA_ARCH__ and on CUDA header guards are tracked
+// (cudaarch.go, guards.go) because hipcc defines neither.
 package sources
 
 import (
