@@ -158,6 +158,26 @@ func setupBuild(ctx context.Context, e *env, f *buildFlags, targets []string, on
 		progress.Close()
 		return nil, e.errorf(exitUsage, "%v", err)
 	}
+	tcs, err := resolveToolchains(ctx, e, p, f, cache, platforms, note)
+	if err != nil {
+		progress.Close()
+		return nil, e.errorf(exitUsage, "%v", err)
+	}
+	s := &buildSession{project: p, flags: f, opts: builder.Options{
+		Project: p, Targets: targets, Only: only, Toolchains: tcs, Jobs: f.jobs, KeepGoing: f.keepGoing,
+		Cache: cache, Runner: builder.ExecRunner{}, Progress: progress, Environ: e.Environ,
+	}}
+	s.opts.Translator = newTranslator(tcs)
+	if f.commands {
+		s.opts.Commands = e.Stderr
+	}
+	return s, exitOK
+}
+
+// resolveToolchains picks each platform's archs and finds its compiler,
+// printing the arch choice. An error names the platform and, when the
+// platforms were chosen by default, how to build without it.
+func resolveToolchains(ctx context.Context, e *env, p *model.Project, f *buildFlags, cache *builder.Cache, platforms []builder.Platform, note func(string, ...any)) ([]*builder.Toolchain, error) {
 	host := builder.Host{Getenv: e.Getenv, LookPath: exec.LookPath, Runner: builder.ExecRunner{}, Environ: e.Environ}
 	ah := archdetect.RealHost()
 	ah.Getenv = e.Getenv
@@ -174,20 +194,21 @@ func setupBuild(ctx context.Context, e *env, f *buildFlags, targets []string, on
 				}
 			}
 		}
-		if err != nil {
-			progress.Close()
-			return nil, e.errorf(exitUsage, "%s: %v", pl, err)
+		if err == nil {
+			continue
 		}
+		if f.backend == "" && len(platforms) > 1 {
+			var others []string
+			for _, o := range platforms {
+				if o != pl {
+					others = append(others, string(o))
+				}
+			}
+			return nil, fmt.Errorf("%s: %v\nhipgen: to build only the other backends: --backend %s", pl, err, strings.Join(others, ","))
+		}
+		return nil, fmt.Errorf("%s: %v", pl, err)
 	}
-	s := &buildSession{project: p, flags: f, opts: builder.Options{
-		Project: p, Targets: targets, Only: only, Toolchains: tcs, Jobs: f.jobs, KeepGoing: f.keepGoing,
-		Cache: cache, Runner: builder.ExecRunner{}, Progress: progress, Environ: e.Environ,
-	}}
-	s.opts.Translator = newTranslator(tcs)
-	if f.commands {
-		s.opts.Commands = e.Stderr
-	}
-	return s, exitOK
+	return tcs, nil
 }
 
 // choosePlatforms parses --backend; by default it takes every GPU backend
