@@ -43,6 +43,7 @@ const (
 	spHopper
 	spCoalesced
 	spLibcuxx
+	spCallConv
 )
 
 // specialName is the rule for one identifier; name is the map's own key,
@@ -71,6 +72,7 @@ var specialNames = func() map[string]specialName {
 	add(spConstexpr, "constexpr")
 	add(spCoalesced, "coalesced_threads", "coalesced_group")
 	add(spLibcuxx, "cuda")
+	add(spCallConv, "CUDART_CB", "CUDA_CB")
 	for n := range deviceWords {
 		if _, ok := m[n]; !ok {
 			add(spDevice, n)
@@ -160,6 +162,14 @@ func (t *translator) special(k int, b []byte) (next int, handled bool) {
 			t.edits = append(t.edits, edit{int(t.tok(k).Start), int(t.tok(k + 2).End), "std"})
 			t.report(k, diag.Note, "libcuxx", "cuda::std became std: HIP has no libcu++, and its standard library works in device code for what cuda::std mirrors")
 			return k + 3, true
+		}
+	case spCallConv:
+		// The callback calling convention: empty on Linux, and HIP has
+		// none, so the word goes.
+		if t.tok(k+1).Kind == lex.Ident || t.is(k+1, "*") {
+			t.edits = append(t.edits, edit{int(t.tok(k).Start), int(t.tok(k + 1).Start), ""})
+			t.report(k, diag.Note, "call-fix", s+" removed: it only names a calling convention, which HIP callbacks do not take")
+			return k + 1, true
 		}
 	case spCoalesced:
 		if !t.coalescedNoted {

@@ -3,6 +3,7 @@ package sources
 // Checks names every diagnostic check the translator reports, with what
 // it means, for 'hipgen help translate' and for "// hipgen:ignore NAME".
 var Checks = []struct{ Name, Meaning string }{
+	{"call-fix", "a call patched for a HIP declaration that is stricter than CUDA's (cast or default argument added)"},
 	{"cuda-arch-guard", "__CUDA_ARCH__ tests: hipcc does not define the macro"},
 	{"cutlass", "CUTLASS or CuTe, which have no HIP port"},
 	{"deprecated-api", "a deprecated CUDA or HIP API (translated)"},
@@ -10,7 +11,6 @@ var Checks = []struct{ Name, Meaning string }{
 	{"fp8-range", "the e4m3 bound 448, which is 240 on gfx94x"},
 	{"hopper-feature", "wgmma, TMA, cp.async, clusters: NVIDIA hardware features AMD lacks"},
 	{"inline-asm", "inline PTX assembly"},
-	{"kernel-pointer", "a kernel passed where HIP declares const void* (cast added)"},
 	{"launch", "a kernel launch that --launch=ggl could not rewrite"},
 	{"libcuxx", "libcu++ (cuda::std) mapped to the standard library"},
 	{"polyfill", "a CUDA function HIP lacks, replaced by a hipgen_ definition"},

@@ -98,6 +98,9 @@ func (t *translator) archCondition(k int) condFrame {
 		}
 		j++
 	}
+	if t.is(j, "CUDART_VERSION") || t.is(j, "CUDA_VERSION") {
+		return t.versionCondition(j)
+	}
 	if !t.is(j, "__CUDA_ARCH__") {
 		return condFrame{}
 	}
@@ -175,4 +178,22 @@ func (t *translator) redefinedInBlock(k int) string {
 		}
 	}
 	return ""
+}
+
+// versionCondition handles "#if CUDART_VERSION >= N" (or CUDA_VERSION) with
+// the macro at j: HIP defines neither, so the test is false and the block
+// is never compiled (findings inside become notes).
+func (t *translator) versionCondition(j int) condFrame {
+	op := string(t.text(j + 1))
+	if op != ">=" && op != ">" && op != "==" {
+		return condFrame{}
+	}
+	if v := t.tok(j + 2); !v.Directive || v.Kind != lex.Number {
+		return condFrame{}
+	}
+	if t.tok(j+3).Directive && !t.is(j+3, "#") {
+		return condFrame{}
+	}
+	t.report(j, diag.Warning, checkCUDAArch, "HIP does not define "+string(t.text(j))+", so \""+string(t.text(j))+" "+op+" "+string(t.text(j+2))+"\" is false and this block is never compiled for AMD GPUs; test HIP_VERSION (or __HIP_PLATFORM_AMD__) as well if its code is portable")
+	return condFrame{dead: true}
 }

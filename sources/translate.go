@@ -385,44 +385,10 @@ func (t *translator) ident(k int) int {
 		return k + 1
 	}
 	t.applyEntry(k, e)
-	if i, ok := kernelPointerArg[e.CUDA]; ok && e.Available(t.ver) {
-		t.castKernelArg(k, i, e)
+	if fix, ok := callFixes[e.CUDA]; ok && e.Available(t.ver) {
+		t.fixCall(k, fix, e)
 	}
 	return k + 1
-}
-
-// kernelPointerArg names the CUDA functions that take a kernel as a
-// template-deduced function pointer, where HIP (up to ROCm 6) declares
-// const void*: the index of that argument.
-var kernelPointerArg = map[string][2]int{ // argument index, argument count
-	"cudaFuncSetAttribute": {0, 3}, "cudaFuncSetCacheConfig": {0, 2}, "cudaFuncSetSharedMemConfig": {0, 2},
-	"cudaFuncGetAttributes": {1, 2},
-}
-
-// castKernelArg wraps the kernel argument of such a call in
-// reinterpret_cast<const void*>(...), which both APIs accept.
-// A different argument count means template commas split the kernel
-// (k<a, b> is not bracketed); the call is then left alone.
-func (t *translator) castKernelArg(k int, want [2]int, e hipmap.Entry) {
-	i := want[0]
-	if !t.is(k+1, "(") {
-		return
-	}
-	close := t.matching(k + 1)
-	if close < 0 {
-		return
-	}
-	args, ok := t.args(k+1, close)
-	if !ok || len(args) != want[1] {
-		return
-	}
-	a := args[i]
-	if first := string(t.text(a[0])); first == "reinterpret_cast" || first == "(" && t.is(a[0]+1, "const") && t.is(a[0]+2, "void") {
-		return
-	}
-	t.insert(int(t.tok(a[0]).Start), "reinterpret_cast<const void*>(")
-	t.insert(int(t.tok(a[1]).End), ")")
-	t.report(a[0], diag.Note, "kernel-pointer", e.HIP+" takes the kernel as const void*, not as a function pointer as "+e.CUDA+" does: the argument is cast")
 }
 
 func (t *translator) applyQualified(k int, e hipmap.Entry) {
