@@ -104,7 +104,6 @@ func TestPrograms(t *testing.T) {
 	}
 	t.Logf("translator %s; %d CUDA headers shadowed for HIP compiles", tr.name, n)
 	for _, p := range progs {
-		p := p
 		name := strings.TrimSuffix(filepath.Base(p), ".cu")
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
