@@ -296,3 +296,39 @@ func BenchmarkNoopBuild(b *testing.B) {
 		})
 	}
 }
+
+// TestConcurrentBuildsWithOtherArchs builds one tree for sm_80 and for sm_90
+// at once, sharing the cache; each is repeated so their steps interleave.
+// Afterwards each arch list, restored from the cache into an empty build
+// directory, must hold code for its own arch only: no cache entry may mix
+// one build's objects into the other's archive.
+func TestConcurrentBuildsWithOtherArchs(t *testing.T) {
+	requireTool(t, "nvcc")
+	cuobjdump := requireTool(t, "cuobjdump")
+	f := newFixture(t)
+	tcs := []*Toolchain{f.toolchain(CUDA, "sm_80"), f.toolchain(CUDA, "sm_90")}
+	var wg sync.WaitGroup
+	for i := 0; i < 4; i++ {
+		wg.Add(1)
+		go func(tc *Toolchain) {
+			defer wg.Done()
+			Build(context.Background(), Options{
+				Project: f.proj, Toolchains: []*Toolchain{tc}, Jobs: 2, Cache: f.cache, Runner: ExecRunner{},
+				Translator: fixtureTranslator(), Progress: &recorder{}, Environ: os.Environ(),
+			})
+		}(tcs[i%2])
+	}
+	wg.Wait()
+	for _, tc := range tcs {
+		os.RemoveAll(filepath.Join(f.root, "build"))
+		f.build(tc)
+		out, err := exec.Command(cuobjdump, "--list-elf", filepath.Join(f.root, OutDir, "cuda", "libfx.a")).CombinedOutput()
+		if err != nil {
+			t.Fatalf("cuobjdump: %v\n%s", err, out)
+		}
+		want, other := tc.Archs[0], map[string]string{"sm_80": "sm_90", "sm_90": "sm_80"}[tc.Archs[0]]
+		if !strings.Contains(string(out), want) || strings.Contains(string(out), other) {
+			t.Errorf("archive for %s lists:\n%s", want, out)
+		}
+	}
+}

@@ -220,14 +220,16 @@ func (x *executor) runTool(ctx context.Context, a *action, key, out string) (msg
 			res.Deps = append(res.Deps, [2]string{d, h})
 		}
 	}
-	o, err := x.cache.storeBlob(tmp)
-	if err != nil {
-		return "", fmt.Sprintf("compile cache: %v", err)
-	}
-	o.Name = "out"
-	res.Outputs = []cachedOutput{o}
-	if err := x.cache.store(key, res); err != nil {
-		return "", fmt.Sprintf("compile cache: %v", err)
+	if x.inputsUnchanged(a) {
+		o, err := x.cache.storeBlob(tmp)
+		if err != nil {
+			return "", fmt.Sprintf("compile cache: %v", err)
+		}
+		o.Name = "out"
+		res.Outputs = []cachedOutput{o}
+		if err := x.cache.store(key, res); err != nil {
+			return "", fmt.Sprintf("compile cache: %v", err)
+		}
 	}
 	if err := os.Chmod(tmp, os.FileMode(a.perm)); err != nil {
 		return "", err.Error()
@@ -236,6 +238,22 @@ func (x *executor) runTool(ctx context.Context, a *action, key, out string) (msg
 		return "", err.Error()
 	}
 	return msg, ""
+}
+
+// inputsUnchanged re-reads a's inputs after its tool ran. Another build in
+// the same tree (say with other archs) may have replaced an object file
+// between hashing and archiving; the result is then still written to the
+// build tree but not recorded in the cache under a key it does not match.
+func (x *executor) inputsUnchanged(a *action) bool {
+	for _, in := range a.inputs {
+		p := filepath.Join(x.root, filepath.FromSlash(in))
+		before, err1 := x.hasher.hash(p)
+		now, err2 := hashPath(p)
+		if err1 != nil || err2 != nil || before != now {
+			return false
+		}
+	}
+	return true
 }
 
 // tmpSeq numbers temporary outputs within this process; with the pid and
