@@ -53,6 +53,12 @@ Exit status 1 when a test failed, crashed, timed out or did not build.
 			if s == nil {
 				return code
 			}
+			for _, name := range args {
+				if t := s.project.Target(name); t != nil && !isTest(t) {
+					s.opts.Progress.Close()
+					return e.errorf(exitUsage, "test: %s is a %s, not a test target; 'hipgen build %s' builds it", name, t.Kind, name)
+				}
+			}
 			// Every platform's tests that build should run, whatever failed elsewhere.
 			s.opts.KeepGoing = true
 			res, _ := s.build(ctx, e)
