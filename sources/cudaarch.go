@@ -80,6 +80,7 @@ func (t *translator) archCondition(k int) condFrame {
 		if !t.is(j, "__CUDA_ARCH__") {
 			return condFrame{}
 		}
+		macro := j
 		j++
 		if paren {
 			if !t.is(j, ")") {
@@ -89,7 +90,7 @@ func (t *translator) archCondition(k int) condFrame {
 		}
 		if !t.tok(j).Directive || t.is(j, "#") {
 			// #if defined(__CUDA_ARCH__) alone: the device pass.
-			t.replace(j-1-boolInt(paren), "__HIP_DEVICE_COMPILE__")
+			t.replace(macro, "__HIP_DEVICE_COMPILE__")
 			t.report(k, diag.Note, checkCUDAArch, "defined(__CUDA_ARCH__) became defined(__HIP_DEVICE_COMPILE__): hipcc does not define __CUDA_ARCH__")
 			return condFrame{}
 		}

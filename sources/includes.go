@@ -324,8 +324,12 @@ func isCUDAHeader(p string) bool {
 // with one, else before the first line of code, after leading comments.
 func (t *translator) findInsertPoint() int {
 	if len(t.sig) == 0 {
-		// No code at all; the end may lie inside an unterminated comment.
-		return t.oldMarker[1] * boolInt(t.oldMarker[0] == 0)
+		// No code at all; the end may lie inside an unterminated comment,
+		// so the include goes first (after an earlier marker line).
+		if t.oldMarker[0] == 0 {
+			return t.oldMarker[1]
+		}
+		return 0
 	}
 	if t.is(0, "#") && t.tok(1).Directive {
 		switch {
@@ -366,13 +370,6 @@ func (t *translator) findInsertPoint() int {
 		ls = prev
 	}
 	return ls
-}
-
-func boolInt(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 // needsRuntimeFirst reports whether a HIP header must come after
