@@ -36,6 +36,16 @@ func (t *translator) launch(k int) int {
 		t.report(k, diag.Warning, "launch", "kernel launch not rewritten: cannot delimit the kernel name or its arguments")
 		return k + 1
 	}
+	for j := k + 1; j < closeCfg; j++ {
+		if kind := t.tok(j).Kind; kind == lex.String || kind == lex.Char {
+			t.report(k, diag.Warning, "launch", "kernel launch not rewritten: a literal among the launch parameters")
+			return k + 1
+		}
+	}
+	if _, ok := t.args(k, closeCfg); !ok {
+		t.report(k, diag.Warning, "launch", "kernel launch not rewritten: malformed launch parameters")
+		return k + 1
+	}
 	cfg := t.argTexts(k, closeCfg)
 	if len(cfg) < 2 || len(cfg) > 4 {
 		t.report(k, diag.Warning, "launch", "kernel launch not rewritten: want 2 to 4 launch parameters")
