@@ -10,6 +10,9 @@
 #
 # Usage: bench/translate-speed.sh CANDLE_GIT SAMPLES_GIT HIPIFY_GIT HIPIFY_TORCH_GIT [SCRATCH]
 #   SCRATCH defaults to /tmp/hipgen-speed (wiped first).
+#        bench/translate-speed.sh --measure SCRATCH
+#   times the tools again on a SCRATCH prepared by a full run (for example
+#   copied to a quieter machine); needs only perl, python3 and the files there.
 # hipify-perl with default options is slow (minutes for this corpus); that is
 # the point of the comparison.
 set -euo pipefail
@@ -17,39 +20,51 @@ cd "$(dirname "$0")/.."
 . bench/lib.sh
 
 usage="usage: bench/translate-speed.sh CANDLE_GIT SAMPLES_GIT HIPIFY_GIT HIPIFY_TORCH_GIT [SCRATCH]"
-candle_git=${1:?$usage}
-samples_git=${2:?$usage}
-hipify_git=${3:?$usage}
-torch_git=${4:?$usage}
-scratch=${5:-/tmp/hipgen-speed}
-want_lines=${CORPUS_LINES:-40000}
-command -v go >/dev/null || export PATH=/usr/local/go/bin:$PATH
+# prepare CANDLE_GIT SAMPLES_GIT HIPIFY_GIT HIPIFY_TORCH_GIT [SCRATCH] builds
+# the corpus and the tools in SCRATCH.
+prepare() {
+  candle_git=${1:?$usage}
+  samples_git=${2:?$usage}
+  hipify_git=${3:?$usage}
+  torch_git=${4:?$usage}
+  scratch=${5:-/tmp/hipgen-speed}
+  want_lines=${CORPUS_LINES:-40000}
+  command -v go >/dev/null || export PATH=/usr/local/go/bin:$PATH
 
-candle_git=$(gitdir "$candle_git"); samples_git=$(gitdir "$samples_git")
-hipify_git=$(gitdir "$hipify_git"); torch_git=$(gitdir "$torch_git")
+  candle_git=$(gitdir "$candle_git"); samples_git=$(gitdir "$samples_git")
+  hipify_git=$(gitdir "$hipify_git"); torch_git=$(gitdir "$torch_git")
 
-rm -rf "$scratch"
-mkdir -p "$scratch"/{full,corpus,tools/hipify_torch}
-extract_sources "$candle_git" "$scratch/full" '\.(cu|cuh)$' candle-kernels/src
-extract_sources "$samples_git" "$scratch/full" '\.(cu|cuh)$' Samples
-git --git-dir="$hipify_git" show HEAD:bin/hipify-perl >"$scratch/tools/hipify-perl"
-git --git-dir="$torch_git" archive HEAD hipify_torch | tar -x -C "$scratch/tools/hipify_torch"
+  rm -rf "$scratch"
+  mkdir -p "$scratch"/{full,corpus,tools/hipify_torch}
+  extract_sources "$candle_git" "$scratch/full" '\.(cu|cuh)$' candle-kernels/src
+  extract_sources "$samples_git" "$scratch/full" '\.(cu|cuh)$' Samples
+  git --git-dir="$hipify_git" show HEAD:bin/hipify-perl >"$scratch/tools/hipify-perl"
+  git --git-dir="$torch_git" archive HEAD hipify_torch | tar -x -C "$scratch/tools/hipify_torch"
 
-# Pick the corpus: all of candle-kernels first, then cuda-samples in order.
-lines=0
-files=()
-while read -r f; do
-  [ "$lines" -ge "$want_lines" ] && break
-  n=$(wc -l <"$scratch/full/$f")
-  lines=$((lines + n))
-  files+=("$f")
-  mkdir -p "$(dirname "$scratch/corpus/$f")"
-  cp "$scratch/full/$f" "$scratch/corpus/$f"
-done < <(cd "$scratch/full" && { find candle-kernels -type f | LC_ALL=C sort; find Samples -type f | LC_ALL=C sort; })
-bytes=$(cat "${files[@]/#/$scratch/corpus/}" | wc -c)
+  # Pick the corpus: all of candle-kernels first, then cuda-samples in order.
+  lines=0
+  files=()
+  while read -r f; do
+    [ "$lines" -ge "$want_lines" ] && break
+    n=$(wc -l <"$scratch/full/$f")
+    lines=$((lines + n))
+    files+=("$f")
+    mkdir -p "$(dirname "$scratch/corpus/$f")"
+    cp "$scratch/full/$f" "$scratch/corpus/$f"
+  done < <(cd "$scratch/full" && { find candle-kernels -type f | LC_ALL=C sort; find Samples -type f | LC_ALL=C sort; })
+  printf '%s\n' "${files[@]}" >"$scratch/corpus.list"
+  go build -o "$scratch/tools/hipgen" ./cmd/hipgen
+}
+
+if [ "${1:-}" = --measure ]; then
+  scratch=$(cd "${2:?$usage}" && pwd)
+else
+  prepare "$@"
+fi
+mapfile -t files <"$scratch/corpus.list"
+lines=$(cd "$scratch/corpus" && cat "${files[@]}" | wc -l)
+bytes=$(cd "$scratch/corpus" && cat "${files[@]}" | wc -c)
 echo "corpus: ${#files[@]} files, $lines lines, $bytes bytes"
-
-go build -o "$scratch/tools/hipgen" ./cmd/hipgen
 
 # clock N CMD... runs CMD N times and prints "wall cpu" seconds of the run
 # with the best wall-clock time (the machine may be shared; the fastest run
