@@ -9,7 +9,10 @@
 // width smaller than the wavefront (__shfl_xor(v, m, 32) and friends) do
 // not confine lanes to their sub-warp, so code that keeps 32-lane logical
 // warps can compute wrong results on hip-cpu while being right on real AMD
-// GPUs. Tests that rely on sub-warp shuffles should be judged on a GPU.
+// GPUs. HIP-CPU's shuffles also assume that every lane of the wavefront
+// takes part: a shuffle in a branch that only some lanes take (if (warp ==
+// 0) with 32-lane logical warps) returns wrong values. Tests that rely on
+// either should be judged on a GPU.
 #pragma once
 
 #include <hip/hip_runtime.h>

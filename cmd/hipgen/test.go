@@ -32,9 +32,13 @@ Non-zero exits fail; a test killed by a signal crashed; one running longer
 than --timeout is killed and reported as timed out. A table per platform
 follows; --junit writes the results for CI systems.
 
-HIP-CPU lacks some device functions (__lane_id) that hipgen supplies in a
-compatibility header; its sub-warp shuffles (width < 64) are wrong upstream,
-so a test that relies on them can fail on hip-cpu while passing on AMD GPUs.
+HIP-CPU lacks some device functions (__lane_id, __activemask) that hipgen
+supplies in a compatibility header. Two upstream limits make correct code
+fail on hip-cpu while it passes on AMD GPUs: sub-warp shuffles (width < 64)
+read the wrong lanes (bench/hip-cpu/patch.sh fixes a local copy), and
+shuffles assume that every lane of the 64-wide wavefront takes part, so a
+shuffle in a branch only half a wavefront takes (if (warp == 0) with 32-lane
+warps, as in examples/vecadd's reduction) computes wrong values.
 
 Exit status 1 when a test failed, crashed, timed out or did not build.
 `,
