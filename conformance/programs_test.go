@@ -167,6 +167,17 @@ func checkHIPCC(t *testing.T, tr translator, prog, poison string) {
 // PASS. HIP-CPU is not packaged, so without HIP_CPU_ROOT this skips, also
 // in CI.
 func checkHIPCPU(t *testing.T, tr translator, prog, poison string) {
+	root := hipCPURoot(t)
+	out, err := runOnHIPCPU(t, root, translated(t, tr, prog, true), poison)
+	if err != nil || !bytes.Contains(out, []byte("PASS")) {
+		t.Fatalf("%s translation of %s on HIP-CPU (64-wide): %v\n%s", tr.name, prog, err, tail(out, 20))
+	}
+}
+
+// hipCPURoot returns HIP_CPU_ROOT after checking that it is a HIP-CPU copy
+// with corrected sub-warp shuffles, and skips the test when it is unset.
+func hipCPURoot(t *testing.T) string {
+	t.Helper()
 	root := os.Getenv("HIP_CPU_ROOT")
 	if root == "" {
 		t.Skip("HIP_CPU_ROOT is not set: translations not run (HIP-CPU is not packaged; see bench/hip-cpu/patch.sh)")
@@ -178,8 +189,15 @@ func checkHIPCPU(t *testing.T, tr translator, prog, poison string) {
 	if !bytes.Contains(intrinsics, []byte("hipgen-patched")) {
 		t.Fatalf("HIP_CPU_ROOT=%s has upstream's sub-warp shuffles; run bench/hip-cpu/patch.sh %s first", root, root)
 	}
+	return root
+}
+
+// runOnHIPCPU compiles a HIP file with g++ against HIP-CPU and the oracle's
+// compat headers and returns the program's output. A compile failure fails
+// the test; a run failure is returned.
+func runOnHIPCPU(t *testing.T, root, src, poison string) ([]byte, error) {
+	t.Helper()
 	cxx := requireTool(t, "g++")
-	src := translated(t, tr, prog, true)
 	here, err := os.Getwd()
 	if err != nil {
 		t.Fatal(err)
@@ -192,10 +210,7 @@ func checkHIPCPU(t *testing.T, tr translator, prog, poison string) {
 		"-include", filepath.Join(here, "hipcpu", "compat.h"),
 		"-x", "c++", src, "-x", "none", "-o", exe, "-ltbb"}
 	if out, err := run("", nil, 5*time.Minute, cxx, args...); err != nil {
-		t.Fatalf("g++ against HIP-CPU (%s translation of %s): %v\n%s", tr.name, prog, err, tail(out, 40))
+		t.Fatalf("g++ against HIP-CPU (%s): %v\n%s", src, err, tail(out, 40))
 	}
-	out, err := run(filepath.Dir(exe), nil, 2*time.Minute, exe)
-	if err != nil || !bytes.Contains(out, []byte("PASS")) {
-		t.Fatalf("%s translation of %s on HIP-CPU (64-wide): %v\n%s", tr.name, prog, err, tail(out, 20))
-	}
+	return run(filepath.Dir(exe), nil, 2*time.Minute, exe)
 }

@@ -49,3 +49,11 @@ HIPGEN_CONFORMANCE_MINMAX(unsigned int)
 HIPGEN_CONFORMANCE_MINMAX(long long)
 HIPGEN_CONFORMANCE_MINMAX(unsigned long long)
 #undef HIPGEN_CONFORMANCE_MINMAX
+
+// HIP-CPU overloads __ffsll and __clzll for std::int64_t and std::uint64_t,
+// which are long on Linux, so a call with unsigned long long (the type of
+// HIP's 64-bit ballots) is ambiguous there. HIP declares these overloads.
+inline unsigned int __ffsll(unsigned long long x) noexcept { return __builtin_ffsll(static_cast<long long>(x)); }
+inline unsigned int __ffsll(long long x) noexcept { return __builtin_ffsll(x); }
+inline unsigned int __clzll(unsigned long long x) noexcept { return x ? __builtin_clzll(x) : 64; }
+inline unsigned int __clzll(long long x) noexcept { return __clzll(static_cast<unsigned long long>(x)); }
