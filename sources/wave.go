@@ -86,7 +86,9 @@ func (t *translator) warpCall(k int, name string) int {
 		return k + 1
 	}
 	args, ok := t.args(open, close)
-	if !ok {
+	if !ok || len(args) > 1 && t.hasLiteral(args[0][0], args[0][1]) {
+		// Malformed, or a mask with a literal in it, which dropping the
+		// mask would delete: left as written.
 		return k + 1
 	}
 	if t.wave.wide {
@@ -401,4 +403,15 @@ func (t *translator) sharedArray(k int) {
 		}
 		return
 	}
+}
+
+// hasLiteral reports whether significant tokens first..last include a
+// string or character literal.
+func (t *translator) hasLiteral(first, last int) bool {
+	for j := first; j <= last; j++ {
+		if kind := t.tok(j).Kind; kind == lex.String || kind == lex.Char {
+			return true
+		}
+	}
+	return false
 }
