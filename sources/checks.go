@@ -158,7 +158,8 @@ func (t *translator) special(k int, b []byte) (next int, handled bool) {
 	case spLibcuxx:
 		// libcu++'s cuda::std mirrors the standard library, which HIP
 		// device code uses directly.
-		if t.is(k+1, "::") && t.is(k+2, "std") && t.is(k+3, "::") {
+		nested := t.is(k-1, "::") && (t.tok(k-2).Kind == lex.Ident || t.is(k-2, ">"))
+		if t.is(k+1, "::") && t.is(k+2, "std") && t.is(k+3, "::") && !nested {
 			t.edits = append(t.edits, edit{int(t.tok(k).Start), int(t.tok(k + 2).End), "std"})
 			t.report(k, diag.Note, "libcuxx", "cuda::std became std: HIP has no libcu++, and its standard library works in device code for what cuda::std mirrors")
 			return k + 3, true
