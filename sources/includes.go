@@ -284,8 +284,9 @@ func (t *translator) unavailableHeader(k, pk int, p, note string, minROCm Versio
 	}
 	t.report(pk, diag.Warning, "unsupported-header", msg+"; the include was removed so that no CUDA header can leak into the HIP build")
 	end := t.endOfDirective(k)
+	// A block comment, so that whatever follows on the line stays code.
 	t.edits = append(t.edits, edit{int(t.tok(k).Start), int(t.tok(end - 1).End),
-		"// hipgen: removed #include <" + p + ">, which has no HIP equivalent in ROCm " + t.ver.String()})
+		"/* hipgen: removed #include <" + strings.ReplaceAll(p, "*/", "* /") + ">, which has no HIP equivalent in ROCm " + t.ver.String() + " */"})
 }
 
 func delimit(p string, quoted bool) string {
