@@ -2,6 +2,7 @@ package sources
 
 import (
 	"bytes"
+	"slices"
 	"sort"
 	"strings"
 
@@ -29,18 +30,18 @@ func (t *translator) assemble() []byte {
 	runtimeEnd := t.insertAt
 	switch {
 	case move || (t.needRuntime || t.needHelpers) && len(t.runtimeIncludes) == 0:
-		t.insert(t.insertAt, t.lineBreakAt(t.insertAt)+"#include <hip/hip_runtime.h>\n"+helpers)
+		t.insertLines(t.insertAt, t.lineBreakAt(t.insertAt)+"#include <hip/hip_runtime.h>\n"+helpers)
 	default:
 		if len(t.runtimeIncludes) > 0 {
 			runtimeEnd = t.lineEnd(int(t.tok(t.runtimeIncludes[0]).Start))
 		}
 		if helpers != "" {
-			t.insert(runtimeEnd, t.lineBreakAt(runtimeEnd)+helpers)
+			t.insertLines(runtimeEnd, t.lineBreakAt(runtimeEnd)+helpers)
 		}
 	}
 	if block, first := t.polyfillBlock(); block != "" {
 		off := t.polyfillOffset(first, runtimeEnd)
-		t.insert(off, t.lineBreakAt(off)+block)
+		t.insertLines(off, t.lineBreakAt(off)+block)
 	}
 	// By position; at one position insertions go before a replacement.
 	sort.SliceStable(t.edits, func(i, j int) bool {
@@ -67,6 +68,14 @@ func (t *translator) assemble() []byte {
 	}
 	b.Write(src[pos:])
 	return b.Bytes()
+}
+
+// insertLines inserts whole lines at off, ahead of any insertion the pass
+// made at the same offset (such as "hipLaunchKernelGGL(" at the start of a
+// line).
+func (t *translator) insertLines(off int, text string) {
+	t.edits = slices.Insert(t.edits, t.lineInserts, edit{off, off, text})
+	t.lineInserts++
 }
 
 // keepComments writes the comments inside the range an edit replaced.

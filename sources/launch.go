@@ -46,58 +46,33 @@ func (t *translator) launch(k int) int {
 		t.report(k, diag.Warning, "launch", "kernel launch not rewritten: malformed launch parameters")
 		return k + 1
 	}
-	cfg := t.argTexts(k, closeCfg)
+	cfg, _ := t.args(k, closeCfg)
 	if len(cfg) < 2 || len(cfg) > 4 {
 		t.report(k, diag.Warning, "launch", "kernel launch not rewritten: want 2 to 4 launch parameters")
 		return k + 1
 	}
-	for len(cfg) < 4 {
-		cfg = append(cfg, "0")
+	// Every token stays where it is, so the kernel name, the launch
+	// parameters and the arguments are translated like any other code;
+	// only the brackets change:
+	//   kernel<<<g, b>>>(args)  ->  hipLaunchKernelGGL(kernel, g, b, 0, 0, args)
+	open := "hipLaunchKernelGGL("
+	kernelEnd := int(t.tok(k - 1).End)
+	if t.is(k-1, ">") || t.is(k-1, ">>") {
+		open += "(" // template arguments hold commas: keep them out of the macro's arguments
+		t.insert(kernelEnd, ")")
 	}
-	kernel := t.mappedSpan(kstart, k-1)
-	if strings.ContainsAny(kernel, "<,") {
-		kernel = "(" + kernel + ")"
+	t.insert(int(t.tok(kstart).Start), open)
+	comma := ", "
+	if end := int(t.tok(k).End); end < len(t.src) && (t.src[end] == ' ' || t.src[end] == '\t' || t.src[end] == '\n' || t.src[end] == '\r') {
+		comma = ","
 	}
-	head := "hipLaunchKernelGGL(" + kernel + ", " + strings.Join(cfg, ", ")
+	t.edits = append(t.edits, edit{int(t.tok(k).Start), int(t.tok(k).End), comma})
+	tail := strings.Repeat(", 0", 4-len(cfg))
 	if closeArgs > closeCfg+2 {
-		head += ", "
+		tail += ", "
 	}
-	// Replace "kernel<<<cfg>>>(" with the head; the arguments stay in
-	// place, so identifiers inside them are still translated.
-	lo, hi := int(t.tok(kstart).Start), int(t.tok(closeCfg+1).End)
-	kept := t.edits[:0]
-	for _, e := range t.edits {
-		if e.start < lo || e.start >= hi {
-			kept = append(kept, e)
-		}
-	}
-	t.edits = append(kept, edit{lo, hi, head})
-	return closeCfg + 2
-}
-
-// argTexts returns the comma-separated pieces between the brackets at open
-// and close, with identifiers mapped through the table.
-func (t *translator) argTexts(open, close int) []string {
-	var out []string
-	depth, start := 0, open+1
-	flush := func(end int) { out = append(out, strings.TrimSpace(t.mappedSpan(start, end))) }
-	for j := open + 1; j < close; j++ {
-		switch string(t.text(j)) {
-		case "(", "[", "{":
-			depth++
-		case ")", "]", "}":
-			depth--
-		case ",":
-			if depth == 0 {
-				flush(j - 1)
-				start = j + 1
-			}
-		}
-	}
-	if close > start {
-		flush(close - 1)
-	}
-	return out
+	t.edits = append(t.edits, edit{int(t.tok(closeCfg).Start), int(t.tok(closeCfg + 1).End), tail})
+	return k + 1
 }
 
 // kernelStart walks back from k over a possibly qualified, possibly
@@ -133,24 +108,4 @@ func (t *translator) kernelStart(k int) int {
 		j--
 	}
 	return j
-}
-
-// mappedSpan is span with identifiers mapped through the table, for text
-// that a rewrite copies instead of leaving in place.
-func (t *translator) mappedSpan(first, last int) string {
-	var b strings.Builder
-	for j := first; j <= last; j++ {
-		if j > first {
-			b.Write(t.src[t.tok(j-1).End:t.tok(j).Start])
-		}
-		txt := string(t.text(j))
-		if t.tok(j).Kind == lex.Ident {
-			if e, ok := t.lookupIdent(t.text(j)); ok && e.Available(t.ver) && e.Renames() {
-				txt = e.HIP
-				t.count(e)
-			}
-		}
-		b.WriteString(txt)
-	}
-	return b.String()
 }

@@ -35,9 +35,10 @@ type translator struct {
 	toks []lex.Token
 	sig  []int32 // indices into toks of significant tokens (no space, newline or comment)
 
-	edits []edit
-	diags []diag.Diagnostic
-	lines []int // byte offset of each line start, built on first use
+	edits       []edit
+	lineInserts int // edits[:lineInserts] are whole lines inserted by assemble
+	diags       []diag.Diagnostic
+	lines       []int // byte offset of each line start, built on first use
 
 	cache  map[string]lookup
 	filter *nameFilter
