@@ -50,6 +50,17 @@ func Detect(h Host, b Backend) ([]string, []Step) {
 		archs, st := s.find(h)
 		st.Source = s.name
 		steps = append(steps, st)
+		if b == ROCm && i == 0 && len(archs) == 0 && !kfdDevicePresent(h) {
+			// Every AMD tool after sysfs (offload-arch, amdgpu-arch,
+			// rocm_agent_enumerator, rocminfo) finds GPUs through the KFD
+			// driver: with neither its topology nor /dev/kfd there is
+			// nothing for them to find, and starting them (rocminfo,
+			// Python) costs most of a no-op build.
+			for _, rest := range sources[1:] {
+				steps = append(steps, Step{Source: rest.name, Note: "not consulted: no /dev/kfd and no KFD topology, so no AMD GPU is visible to any tool"})
+			}
+			return nil, steps
+		}
 		why := s.name + " found GPUs"
 		if len(archs) == 0 && strings.Contains(st.Note, "keeps 0 of") {
 			// The user hid every GPU; the tools after KFD do not honour
@@ -323,4 +334,15 @@ func parseSMLines(out string) []string {
 		}
 	}
 	return SortArchs(archs)
+}
+
+// kfdDevicePresent reports whether the KFD topology or the /dev/kfd device
+// node exists under the host's root.
+func kfdDevicePresent(h Host) bool {
+	for _, p := range append([]string{"/dev/kfd"}, kfdDirs...) {
+		if _, err := os.Stat(h.path(p)); err == nil {
+			return true
+		}
+	}
+	return false
 }

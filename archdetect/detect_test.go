@@ -52,7 +52,8 @@ func TestDetectStandins(t *testing.T) {
 		{dir: "standin-cpu-only", b: ROCm, want: nil, wantMsg: "lists only CPU nodes"},
 		{dir: "standin-tools-gfx000-only", b: ROCm, want: nil, wantMsg: "ran, but reported no GPU"},
 		{dir: "standin-rocminfo-mi250x", b: ROCm, source: "rocminfo", want: []string{"gfx90a"}},
-		{dir: "recorded-gpuless-host", b: ROCm, want: nil, wantMsg: "Python traceback: FileNotFoundError"},
+		{dir: "recorded-gpuless-host", b: ROCm, want: nil, wantMsg: "not consulted: no /dev/kfd and no KFD topology"},
+		{dir: "standin-devkfd-tools-fail", b: ROCm, want: nil, wantMsg: "Python traceback: FileNotFoundError"},
 		{dir: "standin-h100", b: CUDA, source: "nvidia-smi", want: []string{"sm_90"}},
 		{dir: "standin-mixed-a100-h100", b: CUDA, source: "nvidia-smi", want: []string{"sm_80", "sm_90"}},
 		{dir: "standin-nvptx-arch-l4", b: CUDA, source: "nvptx-arch", want: []string{"sm_89"}},
@@ -84,7 +85,7 @@ func TestDetectStandins(t *testing.T) {
 // The traceback of rocm_agent_enumerator on a host without a GPU becomes
 // one line; gfx000, the CPU agent, never counts as a GPU.
 func TestDetectToolOutputs(t *testing.T) {
-	_, steps := Detect(fixtureHost(t, "recorded-gpuless-host", nil), ROCm)
+	_, steps := Detect(fixtureHost(t, "standin-devkfd-tools-fail", nil), ROCm)
 	for _, s := range steps {
 		if strings.Contains(s.Note, "\n") || strings.Contains(s.Note, "\x1b") {
 			t.Errorf("%s: note spans lines or carries colours: %q", s.Source, s.Note)

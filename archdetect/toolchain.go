@@ -211,7 +211,30 @@ func supports(tc Toolchain, b Backend, arch string) bool {
 		// question is whether it knows the processor.
 		return slices.Contains(tc.Archs, processor(arch))
 	}
-	return slices.Contains(tc.Archs, arch)
+	if slices.Contains(tc.Archs, arch) {
+		return true
+	}
+	// nvcc --list-gpu-code names only the base architectures; the
+	// arch-specific (sm_90a) and family (sm_100f) variants are accepted by
+	// every nvcc that knows the base, from CUDA 12.0 and 12.9 on.
+	base := strings.TrimRight(arch, "af")
+	if base == arch || !slices.Contains(tc.Archs, base) {
+		return false
+	}
+	need := [2]int{12, 0}
+	if strings.HasSuffix(arch, "f") {
+		need = [2]int{12, 9}
+	}
+	return versionAtLeast(tc.Version, need)
+}
+
+// versionAtLeast compares a "major.minor" version string with need.
+func versionAtLeast(v string, need [2]int) bool {
+	var major, minor int
+	if _, err := fmt.Sscanf(v, "%d.%d", &major, &minor); err != nil {
+		return false
+	}
+	return major > need[0] || (major == need[0] && minor >= need[1])
 }
 
 func toolkitName(b Backend) string {

@@ -167,3 +167,22 @@ func TestRealNvcc(t *testing.T) {
 		}
 	}
 }
+
+// nvcc lists only base architectures; arch-specific and family variants
+// follow the base from the CUDA release that introduced them.
+func TestSupportsCUDAVariants(t *testing.T) {
+	base := []string{"sm_80", "sm_90", "sm_100"}
+	for _, c := range []struct {
+		version, arch string
+		want          bool
+	}{
+		{"11.8", "sm_90", true}, {"11.8", "sm_90a", false}, {"12.0", "sm_90a", true},
+		{"13.0", "sm_90a", true}, {"12.8", "sm_100f", false}, {"12.9", "sm_100f", true},
+		{"13.0", "sm_120a", false}, {"13.0", "sm_86", false},
+	} {
+		tc := Toolchain{Name: "nvcc", Version: c.version, Archs: base}
+		if got := supports(tc, CUDA, c.arch); got != c.want {
+			t.Errorf("nvcc %s, %s: supports = %v, want %v", c.version, c.arch, got, c.want)
+		}
+	}
+}
