@@ -17,12 +17,19 @@ func (t *translator) launch(k int) int {
 		return k + 1
 	}
 	closeCfg := -1
-	for j := k + 1; j < len(t.sig); j++ {
-		if t.is(j, ">>>") {
-			closeCfg = j
-			break
+	depth := 0
+	for j := k + 1; j < len(t.sig) && closeCfg < 0; j++ {
+		switch string(t.text(j)) {
+		case "(", "[", "{":
+			depth++
+		case ")", "]", "}":
+			depth--
+		case ">>>":
+			if depth == 0 {
+				closeCfg = j
+			}
 		}
-		if t.is(j, ";") || t.is(j, "<<<") {
+		if depth < 0 || depth == 0 && (t.is(j, ";") || t.is(j, "<<<")) {
 			break
 		}
 	}
