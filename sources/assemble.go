@@ -60,6 +60,9 @@ func (t *translator) assemble() []byte {
 			continue
 		}
 		b.Write(src[pos:e.start])
+		if n := b.Len(); n > 0 && e.text != "" && startsWord(e.text[0]) && (b.Bytes()[n-1] == '"' || b.Bytes()[n-1] == '\'') {
+			b.WriteByte(' ') // or the word would read as a literal's suffix
+		}
 		b.WriteString(e.text)
 		if e.end > e.start {
 			t.keepComments(&b, e, &cursor)
@@ -133,4 +136,8 @@ func (t *translator) lineEnd(off int) int {
 		return len(t.src)
 	}
 	return off + i + 1
+}
+
+func startsWord(c byte) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 }
