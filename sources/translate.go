@@ -205,9 +205,9 @@ func (t *translator) args(open, close int) (list [][2]int, ok bool) {
 	depth, start := 0, open+1
 	for j := open + 1; j < close; j++ {
 		switch string(t.text(j)) {
-		case "(", "[", "{":
+		case "(", "[", "{", "<<<":
 			depth++
-		case ")", "]", "}":
+		case ")", "]", "}", ">>>":
 			depth--
 			if depth < 0 {
 				return nil, false
