@@ -158,7 +158,7 @@ func (t *translator) special(k int, b []byte) (next int, handled bool) {
 	case spLibcuxx:
 		// libcu++'s cuda::std mirrors the standard library, which HIP
 		// device code uses directly.
-		nested := t.is(k-1, "::") && (t.tok(k-2).Kind == lex.Ident || t.is(k-2, ">"))
+		nested := t.is(k-1, "::") && (t.tok(k-2).Kind == lex.Ident && !cppKeywords[string(t.text(k-2))] || t.is(k-2, ">"))
 		if t.is(k+1, "::") && t.is(k+2, "std") && t.is(k+3, "::") && !nested {
 			t.edits = append(t.edits, edit{int(t.tok(k).Start), int(t.tok(k + 2).End), "std"})
 			t.report(k, diag.Note, "libcuxx", "cuda::std became std: HIP has no libcu++, and its standard library works in device code for what cuda::std mirrors")
@@ -349,3 +349,12 @@ func (t *translator) builtinArgument(k int) {
 
 // controlWords look like calls but are not.
 var controlWords = map[string]bool{"if": true, "while": true, "for": true, "switch": true, "return": true, "sizeof": true, "alignof": true, "decltype": true, "defined": true}
+
+// cppKeywords may stand before a leading "::" without qualifying it.
+var cppKeywords = map[string]bool{
+	"return": true, "case": true, "throw": true, "co_return": true, "co_yield": true, "else": true,
+	"do": true, "new": true, "delete": true, "typename": true, "const": true, "static": true,
+	"inline": true, "constexpr": true, "sizeof": true, "using": true, "volatile": true,
+	"extern": true, "friend": true, "virtual": true, "auto": true, "decltype": true,
+	"__device__": true, "__host__": true, "__global__": true, "__forceinline__": true,
+}
