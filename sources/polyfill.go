@@ -176,29 +176,24 @@ func minmax(name, typ, op string) polyfill {
 }
 
 // definesFunction reports whether the file defines a function called name
-// (a type before it, a body after its parameters), once per name.
+// (a type before it, a body after its parameters). The set of defined
+// names is collected in one pass, the first time it is needed.
 func (t *translator) definesFunction(name string) bool {
-	if d, ok := t.defined[name]; ok {
-		return d
-	}
 	if t.defined == nil {
 		t.defined = map[string]bool{}
-	}
-	found := false
-	for k := 1; k < len(t.sig) && !found; k++ {
-		if t.toks[t.sig[k]].Kind != lex.Ident || string(t.text(k)) != name || !t.is(k+1, "(") {
-			continue
-		}
-		prev := t.tok(k - 1)
-		if prev.Kind != lex.Ident && !t.is(k-1, "*") && !t.is(k-1, "&") && !t.is(k-1, ">") {
-			continue
-		}
-		if close := t.matching(k + 1); close > 0 && t.is(close+1, "{") {
-			found = true
+		for k := 1; k+1 < len(t.sig); k++ {
+			if t.toks[t.sig[k]].Kind != lex.Ident || !t.is(k+1, "(") {
+				continue
+			}
+			if t.tok(k-1).Kind != lex.Ident && !t.is(k-1, "*") && !t.is(k-1, "&") && !t.is(k-1, ">") {
+				continue
+			}
+			if close := t.matching(k + 1); close > 0 && t.is(close+1, "{") {
+				t.defined[string(t.text(k))] = true
+			}
 		}
 	}
-	t.defined[name] = found
-	return found
+	return t.defined[name]
 }
 
 // atomicMinMax64 is a signed 64-bit atomic min or max built on atomicCAS;
