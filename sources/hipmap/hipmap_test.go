@@ -23,6 +23,8 @@ func TestLookups(t *testing.T) {
 		{Identifier, "CU_JIT_MAX_REGISTERS", Version{5, 2}, "hipJitOptionMaxRegisters", true},
 		{Identifier, "__nv_bfloat16", Version{5, 2}, "hip_bfloat16", true},
 		{Identifier, "__nv_bfloat16", Version{6, 0}, "__hip_bfloat16", true},
+		{Identifier, "nv_bfloat16", Version{5, 2}, "hip_bfloat16", true},
+		{Identifier, "nv_bfloat16", Version{6, 0}, "__hip_bfloat16", true},
 		{Identifier, "__float2bfloat16", Version{5, 2}, "__float2bfloat16", false},
 		{Identifier, "__float2bfloat16", Version{5, 7}, "__float2bfloat16", true},
 		{Identifier, "__nv_fp8_e4m3", Version{6, 2}, "__hip_fp8_e4m3_fnuz", true},
