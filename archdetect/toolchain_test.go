@@ -3,7 +3,7 @@ package archdetect
 import (
 	"errors"
 	"fmt"
-	"os"
+	"github.com/hipgen/hipgen/internal/testtool"
 	"os/exec"
 	"slices"
 	"strings"
@@ -105,22 +105,10 @@ func TestCheckToolchainNoCompiler(t *testing.T) {
 	}
 }
 
-// requireTool skips when name is missing, except under CI=true, where a
-// missing tool is a failure: CI must test the real thing.
-func requireTool(t *testing.T, name string) {
-	t.Helper()
-	if _, err := exec.LookPath(name); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("%s is not installed; CI must have it", name)
-		}
-		t.Skipf("%s is not installed", name)
-	}
-}
-
 // The installed hipcc, for real: what it accepts must compile, and on
 // ROCm 5.x gfx942 (MI300X) is refused here instead of inside the compiler.
 func TestRealHipcc(t *testing.T) {
-	requireTool(t, "hipcc")
+	testtool.Require(t, "hipcc")
 	h := RealHost()
 	tc, err := FindToolchain(h, ROCm)
 	if err != nil {
@@ -146,7 +134,7 @@ func TestRealHipcc(t *testing.T) {
 }
 
 func TestRealNvcc(t *testing.T) {
-	requireTool(t, "nvcc")
+	testtool.Require(t, "nvcc")
 	h := RealHost()
 	tc, err := FindToolchain(h, CUDA)
 	if err != nil {

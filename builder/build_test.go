@@ -3,6 +3,7 @@ package builder
 import (
 	"context"
 	"fmt"
+	"github.com/hipgen/hipgen/internal/testtool"
 	"os"
 	"os/exec"
 	"path"
@@ -16,20 +17,6 @@ import (
 	"github.com/hipgen/hipgen/diag"
 	"github.com/hipgen/hipgen/model"
 )
-
-// requireTool skips a test when tool is missing, except under CI=true
-// where every tool the suite uses must be installed.
-func requireTool(t testing.TB, tool string) string {
-	t.Helper()
-	p, err := exec.LookPath(tool)
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("%s is required under CI=true but is not on PATH", tool)
-		}
-		t.Skipf("%s not on PATH", tool)
-	}
-	return p
-}
 
 // recorder is a Progress that keeps the steps that ran a tool.
 type recorder struct {
@@ -215,19 +202,19 @@ func testCacheKeys(t *testing.T, p Platform, archs []string, otherArchs []string
 }
 
 func TestCacheKeysCUDA(t *testing.T) {
-	requireTool(t, "nvcc")
+	testtool.Require(t, "nvcc")
 	testCacheKeys(t, CUDA, []string{"sm_80"}, []string{"sm_80", "sm_90"})
 }
 
 func TestCacheKeysROCm(t *testing.T) {
-	requireTool(t, "hipcc")
+	testtool.Require(t, "hipcc")
 	testCacheKeys(t, ROCm, []string{"gfx90a"}, []string{"gfx1030"})
 }
 
 // TestConcurrentBuildsShareTreeAndCache runs three builds of one tree at
 // once: each must succeed and leave a working binary and no debris.
 func TestConcurrentBuildsShareTreeAndCache(t *testing.T) {
-	requireTool(t, "nvcc")
+	testtool.Require(t, "nvcc")
 	f := newFixture(t)
 	tc := f.toolchain(CUDA, "sm_80")
 	var wg sync.WaitGroup
@@ -270,7 +257,7 @@ func TestConcurrentBuildsShareTreeAndCache(t *testing.T) {
 func BenchmarkNoopBuild(b *testing.B) {
 	for _, p := range []Platform{CUDA, ROCm} {
 		b.Run(string(p), func(b *testing.B) {
-			requireTool(b, CompilerName(p))
+			testtool.Require(b, CompilerName(p))
 			f := newFixture(b)
 			archs := map[Platform][]string{CUDA: {"sm_80", "sm_90"}, ROCm: {"gfx90a", "gfx1030"}}[p]
 			h := Host{Getenv: func(string) string { return "" }, LookPath: exec.LookPath, Runner: ExecRunner{}, Environ: os.Environ()}
@@ -303,8 +290,8 @@ func BenchmarkNoopBuild(b *testing.B) {
 // directory, must hold code for its own arch only: no cache entry may mix
 // one build's objects into the other's archive.
 func TestConcurrentBuildsWithOtherArchs(t *testing.T) {
-	requireTool(t, "nvcc")
-	cuobjdump := requireTool(t, "cuobjdump")
+	testtool.Require(t, "nvcc")
+	cuobjdump := testtool.Require(t, "cuobjdump")
 	f := newFixture(t)
 	tcs := []*Toolchain{f.toolchain(CUDA, "sm_80"), f.toolchain(CUDA, "sm_90")}
 	var wg sync.WaitGroup

@@ -2,6 +2,7 @@ package builder
 
 import (
 	"context"
+	"github.com/hipgen/hipgen/internal/testtool"
 	"os"
 	"os/exec"
 	"testing"
@@ -20,7 +21,7 @@ func TestHIPCPUBuildAndRun(t *testing.T) {
 	if os.Getenv("HIP_CPU_ROOT") == "" {
 		t.Skip("HIP_CPU_ROOT is not set (HIP-CPU is not packaged)")
 	}
-	requireTool(t, "g++")
+	testtool.Require(t, "g++")
 	root := t.TempDir()
 	writeFile(t, root, "tests/fill_test.cu", `#include <cstdio>
 #include <cuda_runtime.h>

@@ -3,6 +3,7 @@ package builder
 import (
 	"context"
 	"encoding/xml"
+	"github.com/hipgen/hipgen/internal/testtool"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -199,7 +200,7 @@ func TestHIPCPUCompatHeader(t *testing.T) {
 	if root == "" {
 		t.Skip("HIP_CPU_ROOT is not set (HIP-CPU is not packaged)")
 	}
-	gxx := requireTool(t, "g++")
+	gxx := testtool.Require(t, "g++")
 	dir := t.TempDir()
 	hdr := filepath.Join(dir, "compat.h")
 	os.WriteFile(hdr, hipCPUCompat, 0o644)

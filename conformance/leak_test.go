@@ -1,6 +1,7 @@
 package conformance
 
 import (
+	"github.com/hipgen/hipgen/internal/testtool"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -36,7 +37,7 @@ func TestShadowedCUDAHeaderStopsHIPCompile(t *testing.T) {
 	if _, err := os.Stat("/usr/include/cuda_runtime.h"); err != nil {
 		t.Skip("no CUDA headers in /usr/include: nothing can leak on this machine")
 	}
-	hipcc := requireTool(t, "hipcc")
+	hipcc := testtool.Require(t, "hipcc")
 	dir := t.TempDir()
 	poison := filepath.Join(dir, "poison")
 	n, err := ShadowCUDAHeaders(poison, "/usr/include")

@@ -3,6 +3,7 @@ package conformance
 import (
 	"bytes"
 	"fmt"
+	"github.com/hipgen/hipgen/internal/testtool"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -117,7 +118,7 @@ func TestPrograms(t *testing.T) {
 // checkNVCC compiles the CUDA original: the programs must be valid CUDA,
 // or a translator passing them would prove nothing.
 func checkNVCC(t *testing.T, prog string) {
-	nvcc := requireTool(t, "nvcc")
+	nvcc := testtool.Require(t, "nvcc")
 	obj := filepath.Join(t.TempDir(), "prog.o")
 	out, err := run("", nil, 3*time.Minute, nvcc, "-arch=sm_80", "-ccbin", "g++", "-c", prog, "-o", obj)
 	if err != nil {
@@ -149,7 +150,7 @@ func translated(t *testing.T, tr translator, prog string, ggl bool) string {
 // checkHIPCC compiles the translation for every AMD target in one hipcc
 // run, with the shadowed CUDA headers first on the include path.
 func checkHIPCC(t *testing.T, tr translator, prog, poison string) {
-	hipcc := requireTool(t, "hipcc")
+	hipcc := testtool.Require(t, "hipcc")
 	src := translated(t, tr, prog, false)
 	args := []string{"-I", poison}
 	for _, a := range hipArchs {
@@ -197,7 +198,7 @@ func hipCPURoot(t *testing.T) string {
 // the test; a run failure is returned.
 func runOnHIPCPU(t *testing.T, root, src, poison string) ([]byte, error) {
 	t.Helper()
-	cxx := requireTool(t, "g++")
+	cxx := testtool.Require(t, "g++")
 	here, err := os.Getwd()
 	if err != nil {
 		t.Fatal(err)

@@ -7,25 +7,8 @@ import (
 	"os"
 	"os/exec"
 	"strings"
-	"testing"
 	"time"
 )
-
-// requireTool returns the path of an external tool. A missing tool fails the
-// test under CI=true, where the suite must prove everything, and skips it
-// elsewhere with a message naming the tool.
-func requireTool(t *testing.T, name string) string {
-	t.Helper()
-	p, err := exec.LookPath(name)
-	if err == nil {
-		return p
-	}
-	if os.Getenv("CI") == "true" {
-		t.Fatalf("%s not found on PATH; CI needs it (scripts/install-deps.sh installs it)", name)
-	}
-	t.Skipf("%s not found on PATH; skipping (install it or run scripts/install-deps.sh)", name)
-	return ""
-}
 
 // slots bounds how many compilers run at once: the suite shares two cores.
 var slots = make(chan struct{}, 2)

@@ -2,6 +2,7 @@ package sources
 
 import (
 	"bytes"
+	"github.com/hipgen/hipgen/internal/testtool"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -24,20 +25,6 @@ var hipccCases = []string{
 	"polyfills", "libcuxx_std", "cuda_arch_guards", "guard_macros_renamed", "kernel_pointer_cast",
 	"cuda_arch_older_blocks", "helper_cuda_library_guards", "builtin_proxy_arguments", "polyfill_atomic_i64",
 	"call_fixes_alloc", "callback_and_cudart_version",
-}
-
-// needTool returns the tool's path; without it the test fails under
-// CI=true and is skipped elsewhere.
-func needTool(t *testing.T, name string) string {
-	t.Helper()
-	p, err := exec.LookPath(name)
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("%s not found on PATH (CI=true requires it)", name)
-		}
-		t.Skipf("%s not found on PATH; skipping", name)
-	}
-	return p
 }
 
 // poisonCUDAHeaders fills dir with a file of the same name for every
@@ -85,7 +72,7 @@ func poisonCUDAHeaders(t *testing.T, dir string) int {
 }
 
 func TestTranslationsCompileWithHipcc(t *testing.T) {
-	hipcc := needTool(t, "hipcc")
+	hipcc := testtool.Require(t, "hipcc")
 	goldens := map[string]golden{}
 	for _, g := range loadGoldens(t) {
 		goldens[strings.TrimSuffix(filepath.Base(g.path), ".txtar")] = g
@@ -136,7 +123,7 @@ func TestTranslationsCompileWithHipcc(t *testing.T) {
 // TestPoisonCatchesLeaks proves the isolation works: an untranslated CUDA
 // include must fail to compile.
 func TestPoisonCatchesLeaks(t *testing.T) {
-	hipcc := needTool(t, "hipcc")
+	hipcc := testtool.Require(t, "hipcc")
 	dir := t.TempDir()
 	poisonDir := filepath.Join(dir, "poison")
 	poisonCUDAHeaders(t, poisonDir)

@@ -2,8 +2,8 @@ package main
 
 import (
 	"fmt"
+	"github.com/hipgen/hipgen/internal/testtool"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -32,7 +32,6 @@ func TestScripts(t *testing.T) {
 	if len(files) == 0 {
 		t.Fatalf("no testscripts found in %s", dir)
 	}
-	ci := os.Getenv("CI") == "true"
 	repoRoot, err := filepath.Abs(filepath.Join("..", ".."))
 	if err != nil {
 		t.Fatal(err)
@@ -56,16 +55,10 @@ func TestScripts(t *testing.T) {
 		Condition: func(cond string) (bool, error) {
 			switch {
 			case cond == "ci":
-				return ci, nil
+				return testtool.InCI(), nil
 			case strings.HasPrefix(cond, "have:"):
-				tool := strings.TrimPrefix(cond, "have:")
-				if _, err := exec.LookPath(tool); err != nil {
-					if ci {
-						return false, fmt.Errorf("%s is required under CI=true but is not on PATH (scripts/install-deps.sh installs it)", tool)
-					}
-					return false, nil
-				}
-				return true, nil
+				p, err := testtool.Find(strings.TrimPrefix(cond, "have:"))
+				return p != "", err
 			}
 			return false, fmt.Errorf("unknown condition %q", cond)
 		},

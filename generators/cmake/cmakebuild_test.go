@@ -8,6 +8,7 @@ package cmake_test
 
 import (
 	"fmt"
+	"github.com/hipgen/hipgen/internal/testtool"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -34,12 +35,7 @@ func requireTools(t *testing.T, tools ...string) {
 		t.Skip("real CMake builds are skipped with -short")
 	}
 	for _, tool := range tools {
-		if _, err := exec.LookPath(tool); err != nil {
-			if os.Getenv("CI") == "true" {
-				t.Fatalf("%s is required under CI=true but is not on PATH (scripts/install-deps.sh installs it)", tool)
-			}
-			t.Skipf("%s not on PATH", tool)
-		}
+		testtool.Require(t, tool)
 	}
 }
 
@@ -264,7 +260,7 @@ func hipLangCase(t *testing.T) backendCase {
 func TestBuildHIPLanguage(t *testing.T) {
 	requireTools(t, "cmake", "clang++-15")
 	if _, err := os.Stat(debianHIPLang); err != nil {
-		if os.Getenv("CI") == "true" {
+		if testtool.InCI() {
 			t.Fatalf("%v (libamdhip64-dev provides it)", err)
 		}
 		t.Skipf("Debian's hip-lang package is not installed: %v", err)

@@ -2,6 +2,7 @@ package hipmap
 
 import (
 	"fmt"
+	"github.com/hipgen/hipgen/internal/testtool"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -67,7 +68,7 @@ var identToken = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*`)
 func hipHeaderIdentifiers(t *testing.T) map[string]bool {
 	t.Helper()
 	if _, err := os.Stat(filepath.Join(hipIncludeDir, "hip_runtime.h")); err != nil {
-		if os.Getenv("CI") == "true" {
+		if testtool.InCI() {
 			t.Fatalf("HIP headers (libamdhip64-dev) missing: %v", err)
 		}
 		t.Skipf("HIP headers (libamdhip64-dev) not installed: %v", err)
@@ -102,7 +103,7 @@ func hipHeaderIdentifiers(t *testing.T) map[string]bool {
 func TestVectorNamesCompileWithHipcc(t *testing.T) {
 	hipcc, err := exec.LookPath("hipcc")
 	if err != nil {
-		if os.Getenv("CI") == "true" {
+		if testtool.InCI() {
 			t.Fatalf("hipcc not found: %v", err)
 		}
 		t.Skipf("hipcc not found: %v", err)

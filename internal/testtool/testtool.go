@@ -1,0 +1,42 @@
+// Package testtool holds the suite's one rule for tests that need an
+// external tool (hipcc, nvcc, cmake, ...): under CI=true a missing tool is a
+// failure, because CI installs every tool the suite uses; elsewhere the test
+// is skipped with a message naming the tool. It is for tests only.
+package testtool
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"testing"
+)
+
+// InCI reports whether the suite runs under CI=true.
+func InCI() bool { return os.Getenv("CI") == "true" }
+
+// Find returns the tool's path. When the tool is missing it returns "" and,
+// under CI=true, an error saying so; elsewhere a nil error (skip the test).
+func Find(name string) (string, error) {
+	p, err := exec.LookPath(name)
+	if err == nil {
+		return p, nil
+	}
+	if InCI() {
+		return "", fmt.Errorf("%s is required under CI=true but is not on PATH (scripts/install-deps.sh installs it)", name)
+	}
+	return "", nil
+}
+
+// Require returns the tool's path, failing the test under CI=true and
+// skipping it elsewhere when the tool is missing.
+func Require(t testing.TB, name string) string {
+	t.Helper()
+	p, err := Find(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p == "" {
+		t.Skipf("%s not found on PATH; skipping (install it or run scripts/install-deps.sh)", name)
+	}
+	return p
+}
