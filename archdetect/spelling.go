@@ -185,8 +185,8 @@ func closestArch(name string, cands []string) string {
 	best := ""
 	bestKey := [3]int{}
 	for _, c := range cands {
-		d := textdist.Levenshtein(name, c)
-		if d > max(len(name), len(c))/3+1 {
+		d, ok := textdist.Near(name, c)
+		if !ok {
 			continue
 		}
 		p := commonPrefix(name, c)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/hipgen/hipgen/internal/textdist"
 	"io"
 	"strings"
 )
@@ -49,7 +50,7 @@ func suggestCommand(name string) string {
 	for _, c := range commands {
 		names = append(names, c.name)
 	}
-	return closest(name, names)
+	return textdist.Closest(name, names)
 }
 
 // newFlagSet returns the FlagSet for c, printing c's help on -h.

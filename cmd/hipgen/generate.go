@@ -3,6 +3,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"github.com/hipgen/hipgen/internal/textdist"
 	"os"
 	"path"
 	"strings"
@@ -66,7 +67,7 @@ func pickGenerators(e *env, args []string) ([]generators.Generator, int) {
 	g := all.Lookup(args[0])
 	if g == nil {
 		msg := fmt.Sprintf("generate: unknown build system %q (want all or %s)", args[0], strings.Join(all.Names(), ", "))
-		if s := closest(args[0], all.Names()); s != "" {
+		if s := textdist.Closest(args[0], all.Names()); s != "" {
 			msg += fmt.Sprintf("; did you mean %q?", s)
 		}
 		return nil, e.errorf(exitUsage, "%s", msg)

@@ -23,15 +23,22 @@ func Levenshtein(a, b string) int {
 	return prev[len(b)]
 }
 
+// Near returns the edit distance between name and candidate and whether
+// it is small enough for candidate to be a plausible correction: at most a
+// third of the longer word, plus one.
+func Near(name, candidate string) (int, bool) {
+	d := Levenshtein(name, candidate)
+	return d, d <= max(len(name), len(candidate))/3+1
+}
+
 // Closest returns the candidate nearest to name, or "" when none is close
 // enough to be a plausible typo (distance at most a third of the longer
-// word, and at least 1). Ties go to the earlier candidate.
+// word, plus one; see Near). Ties go to the earlier candidate.
 func Closest(name string, candidates []string) string {
 	best, bestD := "", -1
 	for _, c := range candidates {
-		d := Levenshtein(name, c)
-		limit := max(len(name), len(c))/3 + 1
-		if d > limit {
+		d, ok := Near(name, c)
+		if !ok {
 			continue
 		}
 		if bestD < 0 || d < bestD {
