@@ -9,6 +9,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/hipgen/hipgen/internal/rootpath"
 	"os"
 	"path/filepath"
 	"strings"
@@ -96,28 +97,12 @@ func ResolveInside(root, rel string) (string, error) {
 	if clean == ".." || strings.HasPrefix(clean, ".."+string(filepath.Separator)) {
 		return "", fmt.Errorf("%s: %w", rel, ErrOutsideRoot)
 	}
-	realRoot, err := filepath.EvalSymlinks(root)
+	path := filepath.Join(root, clean)
+	real, ok, err := rootpath.Within(root, path)
 	if err != nil {
 		return "", err
 	}
-	path := filepath.Join(realRoot, clean)
-	// Follow links on the longest existing prefix.
-	existing := path
-	for {
-		if _, err := os.Lstat(existing); err == nil {
-			break
-		}
-		parent := filepath.Dir(existing)
-		if parent == existing {
-			break
-		}
-		existing = parent
-	}
-	real, err := filepath.EvalSymlinks(existing)
-	if err != nil {
-		return "", err
-	}
-	if real != realRoot && !strings.HasPrefix(real, realRoot+string(filepath.Separator)) {
+	if !ok {
 		return "", fmt.Errorf("%s: %w (it resolves through a symbolic link to %s)", rel, ErrOutsideRoot, real)
 	}
 	return path, nil

@@ -3,6 +3,7 @@ package manifest
 import (
 	"errors"
 	"fmt"
+	"github.com/hipgen/hipgen/internal/rootpath"
 	"os"
 	"path"
 	"path/filepath"
@@ -31,18 +32,11 @@ func cleanRel(p string) (string, error) {
 // insideRoot fails unless full, after following symbolic links, is root or
 // below it.
 func insideRoot(root, full string) error {
-	realRoot, err := filepath.EvalSymlinks(root)
+	real, ok, err := rootpath.Within(root, full)
 	if err != nil {
 		return err
 	}
-	real, err := filepath.EvalSymlinks(full)
-	if err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return nil // the caller reports missing files itself
-		}
-		return err
-	}
-	if real != realRoot && !strings.HasPrefix(real, realRoot+string(filepath.Separator)) {
+	if !ok {
 		return fmt.Errorf("it is a symbolic link to %s, outside the project root", real)
 	}
 	return nil

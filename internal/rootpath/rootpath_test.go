@@ -1,0 +1,33 @@
+package rootpath
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func TestWithin(t *testing.T) {
+	root := t.TempDir()
+	outside := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(root, "src"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(root, "out")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(root, "src"), filepath.Join(root, "alias")); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		rel  string
+		want bool
+	}{
+		{".", true}, {"src", true}, {"src/missing/a.cu", true}, {"alias/a.cu", true},
+		{"out", false}, {"out/a.cu", false}, {"out/new/dir/a.cu", false},
+	} {
+		_, ok, err := Within(root, filepath.Join(root, c.rel))
+		if err != nil || ok != c.want {
+			t.Errorf("Within(%s) = %v, %v; want %v", c.rel, ok, err, c.want)
+		}
+	}
+}
