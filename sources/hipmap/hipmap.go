@@ -177,19 +177,18 @@ var (
 	defaultTable *Table
 )
 
-// Default returns the table parsed from the embedded data files. The data is
-// validated by the package tests, so a parse failure here is a build defect
-// and panics.
+// Default returns the table of the embedded data files. It is built from
+// table_gen.go, the data files compiled into Go by 'go generate' (parsing
+// them at every start would cost more than translating a project); the
+// package tests fail when table_gen.go and the data files disagree.
 func Default() *Table {
 	defaultOnce.Do(func() {
-		t, err := Load(embeddedData, "data")
-		if err != nil {
-			panic("hipmap: embedded tables: " + err.Error())
-		}
-		defaultTable = t
+		defaultTable = newTable(generatedEntries[:], generatedVersion)
 	})
 	return defaultTable
 }
+
+//go:generate go test -run ^TestGeneratedTable$ -update-generated .
 
 // Identifier returns the entry for a CUDA identifier (or qualified name) as
 // it applies to ROCm release rocm (zero means DefaultROCm). ok is false only
@@ -245,10 +244,10 @@ func (t *Table) Families() []string { return append([]string(nil), t.families...
 // whenever any mapping changes, so callers can use it in cache keys.
 func (t *Table) Version() string { return t.version }
 
-// TableVersion is Default().Version() without parsing: a hash of the
-// embedded data files.
-var TableVersion = hashData()
+// TableVersion is Default().Version(): a hash of the embedded data files.
+const TableVersion = generatedVersion
 
+// hashData hashes the embedded data files the way Load does.
 func hashData() string {
 	files, err := dataFiles(embeddedData, "data")
 	if err != nil {
