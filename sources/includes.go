@@ -25,7 +25,14 @@ type Include struct {
 // comments and string literals are not seen; conditional ones are (the
 // preprocessor is not evaluated).
 func Includes(src []byte) []Include {
-	toks := lex.Tokenize(src, nil)
+	toks := lex.Tokenize(src, getTokenBuffer(len(src)/4+16))
+	out := includesOf(src, toks)
+	tokenPool.Put(&toks)
+	return out
+}
+
+// includesOf is Includes over the tokens of src.
+func includesOf(src []byte, toks []lex.Token) []Include {
 	var out []Include
 	line := 1
 	for i := 0; i < len(toks); i++ {
@@ -34,19 +41,25 @@ func Includes(src []byte) []Include {
 			line++
 			continue
 		}
+		if !tk.Directive {
+			if tk.Kind == lex.Space || tk.Kind == lex.Comment {
+				line += countNewlines(src[tk.Start:tk.End])
+			}
+			continue
+		}
 		if tk.Kind == lex.Space || tk.Kind == lex.Comment {
 			line += countNewlines(src[tk.Start:tk.End])
 			continue
 		}
-		if !tk.Directive || tk.Kind != lex.Punct || src[tk.Start] != '#' {
+		if tk.Kind != lex.Punct || src[tk.Start] != '#' {
 			continue
 		}
 		j := nextSignificant(toks, i+1)
 		if j < 0 || !toks[j].Directive || toks[j].Kind != lex.Ident {
 			continue
 		}
-		w := string(src[toks[j].Start:toks[j].End])
-		if w != "include" && w != "include_next" && w != "import" {
+		w := src[toks[j].Start:toks[j].End]
+		if string(w) != "include" && string(w) != "include_next" && string(w) != "import" {
 			continue
 		}
 		j2 := nextSignificant(toks, j+1)

@@ -26,6 +26,7 @@ import (
 
 	"github.com/hipgen/hipgen/diag"
 	"github.com/hipgen/hipgen/sources/hipmap"
+	"github.com/hipgen/hipgen/sources/lex"
 )
 
 // Version is a ROCm release; the zero Version means hipmap.DefaultROCm (5.2).
@@ -104,7 +105,39 @@ type Stats struct {
 
 // TranslateStats is Translate that also returns counts.
 func TranslateStats(name string, src []byte, opts Options) ([]byte, []diag.Diagnostic, Stats) {
-	t := newTranslator(name, src, opts)
+	return Parse(name, src).Translate(opts)
+}
+
+// Unit is one file lexed once, for callers that need its #include lines
+// before translating it (hipgen translate resolves them against the
+// project to fill Options.LocalIncludes) without lexing it twice.
+type Unit struct {
+	name     string
+	src      []byte
+	toks     []lex.Token
+	includes []Include
+	done     bool
+}
+
+// Parse lexes src, the file at slash path name.
+func Parse(name string, src []byte) *Unit {
+	u := &Unit{name: name, src: src, toks: lex.Tokenize(src, getTokenBuffer(len(src)/4+16))}
+	u.includes = includesOf(src, u.toks)
+	return u
+}
+
+// Includes lists the unit's #include lines, as Includes does.
+func (u *Unit) Includes() []Include { return u.includes }
+
+// Translate is TranslateStats on the unit. A Unit translates once: its
+// token buffer is recycled afterwards, and a second call panics.
+func (u *Unit) Translate(opts Options) ([]byte, []diag.Diagnostic, Stats) {
+	if u.done {
+		panic("sources: Unit.Translate called twice")
+	}
+	u.done = true
+	t := newTranslator(u.name, u.src, u.toks, opts)
+	u.toks = nil
 	t.run()
 	out := t.assemble()
 	diags := t.filterSuppressed()

@@ -64,7 +64,8 @@ type translator struct {
 	wave            waveState
 }
 
-func newTranslator(name string, src []byte, opts Options) *translator {
+// newTranslator takes over toks, the tokens of src from a pool buffer.
+func newTranslator(name string, src []byte, toks []lex.Token, opts Options) *translator {
 	t := &translator{name: name, src: src, opts: opts, tbl: opts.Table, ver: opts.ROCmVersion,
 		cache: map[string]lookup{}, mapped: map[string]int{}}
 	if t.tbl == nil {
@@ -80,7 +81,7 @@ func newTranslator(name string, src []byte, opts Options) *translator {
 	if t.opts.Launch == "" {
 		t.opts.Launch = LaunchChevron
 	}
-	t.toks = lex.Tokenize(src, getTokenBuffer(len(src)/4+16))
+	t.toks = toks
 	t.buildSig()
 	// A .cu file is a CUDA translation unit: it always needs the runtime.
 	t.needRuntime = strings.HasSuffix(name, ".cu")
