@@ -119,7 +119,7 @@ func OpenCache(dir string, maxBytes int64) (*Cache, error) {
 	tag := filepath.Join(dir, "CACHEDIR.TAG")
 	if _, err := os.Stat(tag); err != nil {
 		// The standard tag keeps backup tools out of the cache.
-		_ = writeAtomic(tag, []byte("Signature: 8a477f597d28d172789f06886806bc55\n# hipgen compile cache; remove with 'hipgen clean --cache'.\n"), 0o644)
+		_ = writeAtomic(tag, []byte("Signature: 8a477f597d28d172789f06886806bc55\n# hipgen compile cache; remove with 'hipgen clean --cache'.\n"), 0o644, true)
 	}
 	return &Cache{dir: d, maxBytes: maxBytes}, nil
 }
@@ -199,7 +199,7 @@ func (c *Cache) restore(hash string, size int64, dst string, perm os.FileMode) e
 		return err
 	}
 	c.bytesOut.Add(int64(len(data)))
-	return writeAtomic(dst, data, perm)
+	return writeAtomic(dst, data, perm, true)
 }
 
 // storeBlob copies the file at src into the cache and returns its hash.
@@ -215,7 +215,7 @@ func (c *Cache) storeBlob(src string) (cachedOutput, error) {
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			return cachedOutput{}, err
 		}
-		if err := writeAtomic(p, data, 0o644); err != nil {
+		if err := writeAtomic(p, data, 0o644, true); err != nil {
 			return cachedOutput{}, err
 		}
 		c.bytesIn.Add(int64(len(data)))
@@ -241,7 +241,7 @@ func (c *Cache) store(key string, r cachedResult) error {
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		return err
 	}
-	return writeAtomic(p, data, 0o644)
+	return writeAtomic(p, data, 0o644, true)
 }
 
 // Memo returns the text remembered under id, calling
@@ -257,7 +257,7 @@ func (c *Cache) Memo(id string, probe func() (string, error)) (string, error) {
 		return "", err
 	}
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err == nil {
-		_ = writeAtomic(p, []byte(v), 0o644)
+		_ = writeAtomic(p, []byte(v), 0o644, true)
 	}
 	return v, nil
 }

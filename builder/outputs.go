@@ -9,10 +9,12 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"github.com/hipgen/hipgen/internal/rootpath"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
+
+	"github.com/hipgen/hipgen/internal/rootpath"
 )
 
 // ErrNotGenerated is returned when a write would replace a file that does
@@ -63,10 +65,91 @@ func WriteGenerated(root, rel string, data []byte, opts WriteOptions) (changed b
 	if perm == 0 {
 		perm = 0o644
 	}
-	if err := writeAtomic(path, data, perm); err != nil {
+	if err := writeAtomic(path, data, perm, true); err != nil {
 		return false, fmt.Errorf("%s: %w", rel, err)
 	}
 	return true, nil
+}
+
+// Tree writes many generated files under one root, from any number of
+// goroutines, with WriteGenerated's rules (inside the root, only when
+// changed, never over a file hipgen did not generate, atomically by
+// rename). Each directory is checked and created once, and files are not
+// flushed to disk one by one: Tree is for outputs derived from inputs
+// whose hash the caller records and checks before trusting an output
+// again (hipgen translate's state does), so a file torn by a power loss
+// is regenerated, while readers never see a partly written one.
+type Tree struct {
+	root   string
+	inside *rootpath.Dirs
+	mu     sync.Mutex
+	made   map[string]error
+}
+
+// NewTree returns a Tree writing under root, which need not exist yet.
+func NewTree(root string) *Tree {
+	return &Tree{root: root, inside: rootpath.NewDirs(root), made: map[string]error{}}
+}
+
+// Write writes data to the slash path rel under the tree's root and
+// reports whether the file changed.
+func (t *Tree) Write(rel string, data []byte) (changed bool, err error) {
+	if rel == "" || strings.HasPrefix(rel, "/") || filepath.IsAbs(rel) {
+		return false, fmt.Errorf("%s: %w", rel, ErrOutsideRoot)
+	}
+	clean := filepath.Clean(filepath.FromSlash(rel))
+	if clean == ".." || strings.HasPrefix(clean, ".."+string(filepath.Separator)) {
+		return false, fmt.Errorf("%s: %w", rel, ErrOutsideRoot)
+	}
+	if err := t.mkdir(filepath.Dir(clean)); err != nil {
+		return false, err
+	}
+	if !t.inside.Inside(clean) {
+		return false, fmt.Errorf("%s: %w (it resolves through a symbolic link)", rel, ErrOutsideRoot)
+	}
+	path := filepath.Join(t.root, clean)
+	old, err := os.ReadFile(path)
+	switch {
+	case err == nil:
+		if bytes.Equal(old, data) {
+			return false, nil
+		}
+		if !HasGeneratedMarker(old) {
+			return false, fmt.Errorf("%s: %w; refusing to overwrite it (move it away or remove it)", rel, ErrNotGenerated)
+		}
+	case errors.Is(err, os.ErrNotExist):
+	default:
+		return false, err
+	}
+	if err := writeAtomic(path, data, 0o644, false); err != nil {
+		return false, fmt.Errorf("%s: %w", rel, err)
+	}
+	return true, nil
+}
+
+// mkdir creates the directory dir (relative, clean) once it is known to
+// stay inside the root; once per directory.
+func (t *Tree) mkdir(dir string) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if err, ok := t.made[dir]; ok {
+		return err
+	}
+	var err error
+	if _, rootDone := t.made["."]; !rootDone && dir != "." {
+		// The root first: the inside-the-root check follows its links.
+		err = os.MkdirAll(t.root, 0o755)
+		t.made["."] = err
+	}
+	if err == nil {
+		if !t.inside.Inside(dir) {
+			err = fmt.Errorf("%s: %w (it resolves through a symbolic link)", filepath.ToSlash(dir), ErrOutsideRoot)
+		} else {
+			err = os.MkdirAll(filepath.Join(t.root, dir), 0o755)
+		}
+	}
+	t.made[dir] = err
+	return err
 }
 
 // HasGeneratedMarker reports whether data's first five lines carry the
@@ -108,7 +191,9 @@ func ResolveInside(root, rel string) (string, error) {
 	return path, nil
 }
 
-func writeAtomic(path string, data []byte, perm os.FileMode) (err error) {
+// writeAtomic writes data to a temporary file beside path and renames it
+// over path; sync flushes the data to disk before the rename.
+func writeAtomic(path string, data []byte, perm os.FileMode, sync bool) (err error) {
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
 	if err != nil {
 		return err
@@ -126,8 +211,10 @@ func writeAtomic(path string, data []byte, perm os.FileMode) (err error) {
 	if err = f.Chmod(perm); err != nil {
 		return err
 	}
-	if err = f.Sync(); err != nil {
-		return err
+	if sync {
+		if err = f.Sync(); err != nil {
+			return err
+		}
 	}
 	if err = f.Close(); err != nil {
 		return err

@@ -252,5 +252,5 @@ func WriteJUnit(path string, project string, results []TestResult) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	return writeAtomic(path, data, 0o644)
+	return writeAtomic(path, data, 0o644, true)
 }

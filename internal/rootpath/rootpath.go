@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 )
 
 // Within follows symbolic links on the longest existing prefix of the
@@ -36,4 +37,41 @@ func Within(root, full string) (real string, ok bool, err error) {
 	}
 	ok = real == realRoot || strings.HasPrefix(real, realRoot+string(filepath.Separator))
 	return real, ok, nil
+}
+
+// Dirs answers Within for many paths below one root from any number of
+// goroutines, looking at each directory once: a path whose parent is
+// inside the root is inside unless it is a symbolic link, so a new path
+// costs one Lstat (links are followed with Within).
+type Dirs struct {
+	root  string
+	mu    sync.Mutex
+	known map[string]bool
+}
+
+// NewDirs returns a Dirs for root.
+func NewDirs(root string) *Dirs { return &Dirs{root: root, known: map[string]bool{".": true}} }
+
+// Inside reports whether rel, a clean relative path without "..", is
+// inside the root once symbolic links are followed. A path that does not
+// exist is inside when its existing parent is.
+func (d *Dirs) Inside(rel string) bool {
+	d.mu.Lock()
+	ok, done := d.known[rel]
+	d.mu.Unlock()
+	if done {
+		return ok
+	}
+	ok = d.Inside(filepath.Dir(rel))
+	if ok {
+		full := filepath.Join(d.root, rel)
+		if st, err := os.Lstat(full); err == nil && st.Mode()&os.ModeSymlink != 0 {
+			_, ok, err = Within(d.root, full)
+			ok = ok && err == nil
+		}
+	}
+	d.mu.Lock()
+	d.known[rel] = ok
+	d.mu.Unlock()
+	return ok
 }
