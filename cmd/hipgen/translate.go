@@ -9,12 +9,13 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"runtime/debug"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/hipgen/hipgen/builder"
 	"github.com/hipgen/hipgen/diag"
+	"github.com/hipgen/hipgen/internal/rootpath"
 	"github.com/hipgen/hipgen/manifest"
 	"github.com/hipgen/hipgen/sources"
 	"github.com/hipgen/hipgen/sources/hipmap"
@@ -28,6 +29,7 @@ var translateCommand = &command{
 	flags: func(fs *flag.FlagSet) func(e *env, args []string) int {
 		var o translateFlags
 		fs.StringVar(&o.out, "o", "", "output `dir` when no manifest names one")
+		fs.Var(&o.includes, "I", "look for project headers in `dir` too (relative to the project root; repeatable; added to the manifest's includes)")
 		fs.BoolVar(&o.only, "only", false, "translate exactly the named files, not the headers they include")
 		fs.BoolVar(&o.stdout, "stdout", false, "print the translation of the one named file to stdout")
 		fs.BoolVar(&o.check, "check", false, "write nothing; exit 1 when an output is missing or stale")
@@ -49,8 +51,12 @@ are never modified.
 
 With no arguments every source and header of the manifest is translated,
 with the project-local headers they include. Files and directories given
-as arguments are translated with the headers they reach; --only translates
-exactly the named files (what generated build rules call).
+as arguments are translated with the headers they reach (a directory
+contributes its .cu and .cuh files; .h and .hpp headers are translated
+when a translated file includes them); --only translates exactly the named
+files (what generated build rules call). Includes are looked up next to
+the including file, then in the manifest's include directories and those
+given with -I.
 
 Translation is incremental: a file whose input, options and mapping table
 are unchanged since the last run is skipped (its diagnostics are replayed
@@ -70,22 +76,10 @@ reported as a note.
 `
 
 type translateFlags struct {
+	includes                        dirList
 	out, format, launch, rocm, wave string
 	only, stdout, check, stats      bool
 	jobs                            int
-}
-
-// translateJob is one file to translate: its slash path relative to root.
-type translateJob struct {
-	rel  string
-	src  []byte
-	opts sources.Options
-	key  string
-	// results
-	out     []byte
-	diags   []diag.Diagnostic
-	stats   sources.Stats
-	skipped bool
 }
 
 // checksHelp lists the diagnostic checks for 'hipgen help translate'.
@@ -99,6 +93,11 @@ func checksHelp() string {
 }
 
 func runTranslate(e *env, o *translateFlags, args []string) int {
+	// A translation allocates little that lives long, and a run is over in
+	// milliseconds: collect garbage only if the heap nears 1 GiB, not
+	// every few megabytes.
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(1 << 30))
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
 	switch o.format {
 	case "text", "json", "sarif":
 	default:
@@ -110,6 +109,13 @@ func runTranslate(e *env, o *translateFlags, args []string) int {
 	}
 	root := e.Dir
 	var includeDirs []string
+	for _, d := range o.includes {
+		rel, err := projectRel(root, d)
+		if err != nil {
+			return e.errorf(exitUsage, "translate: -I %s: %v", d, err)
+		}
+		includeDirs = append(includeDirs, rel)
+	}
 	outDir := o.out
 	var files []string
 	hasManifest := fileExists(filepath.Join(root, manifest.FileName))
@@ -159,12 +165,6 @@ func runTranslate(e *env, o *translateFlags, args []string) int {
 	if outDir == "" {
 		return e.errorf(exitUsage, "translate: no output directory: pass -o DIR or run in a project with %s", manifest.FileName)
 	}
-	if !o.only {
-		files, err = withHeaders(root, files, includeDirs)
-		if err != nil {
-			return e.errorf(exitUsage, "translate: %v", err)
-		}
-	}
 	outAbs := outDir
 	if !filepath.IsAbs(outAbs) {
 		outAbs = filepath.Join(root, outDir)
@@ -179,8 +179,13 @@ func fileExists(p string) bool {
 
 var versionRe = regexp.MustCompile(`^(\d+)\.(\d+)`)
 
-// rocmVersion is the --rocm-version flag, else what hipconfig reports,
-// else hipmap.DefaultROCm.
+var hipVersionDefineRe = regexp.MustCompile(`(?m)^#define HIP_VERSION_(MAJOR|MINOR) (\d+)`)
+
+// rocmVersion is the --rocm-version flag, else the version of the HIP
+// installation that hipconfig on PATH belongs to (read from its
+// hip/hip_version.h, which is what hipconfig --version prints, without
+// starting hipconfig, a Perl script that takes longer than translating a
+// project), else what hipconfig --version says, else hipmap.DefaultROCm.
 func rocmVersion(e *env, flagValue string) (sources.Version, error) {
 	if flagValue != "" {
 		return hipmap.ParseVersion(flagValue)
@@ -188,6 +193,9 @@ func rocmVersion(e *env, flagValue string) (sources.Version, error) {
 	path, err := exec.LookPath("hipconfig")
 	if err != nil {
 		return hipmap.DefaultROCm, nil
+	}
+	if v, ok := hipVersionHeader(path); ok {
+		return v, nil
 	}
 	cmd := exec.Command(path, "--version")
 	cmd.Env = append(append([]string(nil), e.Environ...), "HIP_PLATFORM=amd")
@@ -200,6 +208,55 @@ func rocmVersion(e *env, flagValue string) (sources.Version, error) {
 		return hipmap.DefaultROCm, nil
 	}
 	return hipmap.ParseVersion(string(m[1]) + "." + string(m[2]))
+}
+
+// hipVersionHeader reads HIP_VERSION_MAJOR and _MINOR from the
+// include/hip/hip_version.h beside the bin directory of hipconfig (whose
+// symbolic links are followed: /opt/rocm/bin/hipconfig may point into
+// /opt/rocm-6.2.0/bin).
+func hipVersionHeader(hipconfig string) (sources.Version, bool) {
+	real, err := filepath.EvalSymlinks(hipconfig)
+	if err != nil {
+		return sources.Version{}, false
+	}
+	data, err := os.ReadFile(filepath.Join(filepath.Dir(filepath.Dir(real)), "include", "hip", "hip_version.h"))
+	if err != nil {
+		return sources.Version{}, false
+	}
+	var major, minor string
+	for _, m := range hipVersionDefineRe.FindAllSubmatch(data, -1) {
+		if string(m[1]) == "MAJOR" {
+			major = string(m[2])
+		} else {
+			minor = string(m[2])
+		}
+	}
+	if major == "" || minor == "" {
+		return sources.Version{}, false
+	}
+	v, err := hipmap.ParseVersion(major + "." + minor)
+	return v, err == nil
+}
+
+// dirList is a repeatable flag.
+type dirList []string
+
+func (l *dirList) String() string     { return strings.Join(*l, ",") }
+func (l *dirList) Set(v string) error { *l = append(*l, v); return nil }
+
+// projectRel turns a path given on the command line (relative to the
+// project root, or absolute) into a clean slash path relative to the
+// root, refusing one outside it.
+func projectRel(root, p string) (string, error) {
+	abs := p
+	if !filepath.IsAbs(abs) {
+		abs = filepath.Join(root, p)
+	}
+	rel, err := filepath.Rel(root, abs)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", fmt.Errorf("outside the project root %s", root)
+	}
+	return filepath.ToSlash(rel), nil
 }
 
 // cudaExts are the files a directory argument contributes.
@@ -255,10 +312,16 @@ func expandArgs(root string, args []string, outDir string) ([]string, error) {
 				}
 				return nil
 			}
-			if cudaExts[filepath.Ext(p)] {
-				return add(p)
+			if !cudaExts[filepath.Ext(p)] {
+				return nil
 			}
-			return nil
+			if d.Type()&os.ModeSymlink != 0 {
+				// A link out of the project is not the project's file.
+				if _, ok, err := rootpath.Within(root, p); err != nil || !ok {
+					return nil
+				}
+			}
+			return add(p)
 		})
 		if err != nil {
 			return nil, err
@@ -278,31 +341,6 @@ func rootReader(root string) func(string) ([]byte, error) {
 		}
 		return os.ReadFile(abs)
 	}
-}
-
-// withHeaders adds the project-local headers the files reach.
-func withHeaders(root string, files, includeDirs []string) ([]string, error) {
-	read := rootReader(root)
-	seen := map[string]bool{}
-	var out []string
-	for _, f := range files {
-		if !seen[f] {
-			seen[f] = true
-			out = append(out, f)
-		}
-		hs, err := sources.IncludeClosure(read, f, includeDirs)
-		if err != nil {
-			return nil, err
-		}
-		for _, h := range hs {
-			if !seen[h] {
-				seen[h] = true
-				out = append(out, h)
-			}
-		}
-	}
-	sort.Strings(out)
-	return out, nil
 }
 
 func translateToStdout(e *env, o *translateFlags, root, rel string, includeDirs []string, opts sources.Options) int {
@@ -336,118 +374,6 @@ func printDiags(e *env, format string, ds []diag.Diagnostic, stdoutBusy bool) er
 		return sources.WriteSARIF(w, ds)
 	}
 	return diag.WriteText(w, ds)
-}
-
-// translateTree translates files in parallel and writes the changed
-// outputs, in sorted order, through builder.WriteGenerated.
-func translateTree(e *env, o *translateFlags, root, outAbs string, files, includeDirs []string, opts sources.Options) int {
-	if !o.check {
-		if err := os.MkdirAll(outAbs, 0o755); err != nil {
-			return e.errorf(exitUsage, "translate: %v", err)
-		}
-	}
-	state := loadTranslateState(outAbs)
-	jobs := make([]*translateJob, len(files))
-	for i, f := range files {
-		src, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(f)))
-		if err != nil {
-			return e.errorf(exitUsage, "translate: %v", err)
-		}
-		fo := opts
-		fo.LocalIncludes = sources.LocalIncludes(rootReader(root), f, src, includeDirs)
-		jobs[i] = &translateJob{rel: f, src: src, opts: fo, key: sources.CacheKey(f, src, fo)}
-	}
-	runJobs(jobs, o.jobs, state, outAbs)
-
-	var all []diag.Diagnostic
-	var stale []string
-	written, skipped := 0, 0
-	// Keep what earlier runs recorded for other files (--only runs one
-	// file per build rule), dropping sources that no longer exist.
-	newState := translateState{Files: map[string]fileState{}}
-	for f, st := range state.Files {
-		if fileExists(filepath.Join(root, filepath.FromSlash(f))) {
-			newState.Files[f] = st
-		}
-	}
-	mapped := map[string]int{}
-	for _, j := range jobs {
-		all = append(all, j.diags...)
-		outRel := sources.OutputPath(j.rel)
-		if j.skipped {
-			skipped++
-			newState.Files[j.rel] = state.Files[j.rel]
-			continue
-		}
-		for f, c := range j.stats.Mapped {
-			mapped[f] += c
-		}
-		newState.Files[j.rel] = fileState{Key: j.key, OutHash: hashBytes(j.out), Diags: toStateDiags(j.diags)}
-		if o.check {
-			old, err := os.ReadFile(filepath.Join(outAbs, filepath.FromSlash(outRel)))
-			if err != nil || !bytes.Equal(old, j.out) {
-				stale = append(stale, outRel)
-			}
-			continue
-		}
-		changed, err := builder.WriteGenerated(outAbs, outRel, j.out, builder.WriteOptions{})
-		if err != nil {
-			return e.errorf(exitUsage, "translate: %v", err)
-		}
-		if changed {
-			written++
-		}
-	}
-	diag.Sort(all)
-	if err := printDiags(e, o.format, all, false); err != nil {
-		return e.errorf(exitUsage, "translate: %v", err)
-	}
-	if !o.check {
-		if err := saveTranslateState(outAbs, newState); err != nil {
-			return e.errorf(exitUsage, "translate: %v", err)
-		}
-	}
-	if o.stats {
-		printTranslateStats(e, len(jobs), written, skipped, mapped, all)
-	}
-	if o.check && len(stale) > 0 {
-		for _, s := range stale {
-			fmt.Fprintf(e.Stderr, "hipgen: stale: %s\n", filepath.ToSlash(filepath.Join(filepath.Base(outAbs), s)))
-		}
-		return exitFailures
-	}
-	if diag.HasErrors(all) {
-		return exitFailures
-	}
-	return exitOK
-}
-
-// runJobs translates the jobs on n goroutines; a job whose cache key and
-// output match the state is skipped and its diagnostics replayed.
-func runJobs(jobs []*translateJob, n int, state translateState, outAbs string) {
-	if n < 1 {
-		n = 1
-	}
-	var wg sync.WaitGroup
-	ch := make(chan *translateJob)
-	for w := 0; w < n; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for j := range ch {
-				if st, ok := state.Files[j.rel]; ok && st.Key == j.key && outputMatches(outAbs, j.rel, st.OutHash) {
-					j.skipped, j.diags = true, fromStateDiags(st.Diags)
-					continue
-				}
-				j.out, j.diags, j.stats = sources.TranslateStats(j.rel, j.src, j.opts)
-			}
-		}()
-	}
-	for _, j := range jobs {
-		ch <- j
-	}
-	close(ch)
-	wg.Wait()
 }
 
 func printTranslateStats(e *env, files, written, skipped int, mapped map[string]int, ds []diag.Diagnostic) {

@@ -73,15 +73,15 @@ func loadTranslateState(outAbs string) translateState {
 	return s
 }
 
-func saveTranslateState(outAbs string, s translateState) error {
-	data, err := json.MarshalIndent(s, "", " ")
+// saveTranslateState writes the state through tree, like the outputs: a
+// state file torn by a crash reads as empty, which costs one full
+// translation and nothing else.
+func saveTranslateState(tree *builder.Tree, s translateState) error {
+	data, err := json.Marshal(s)
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(outAbs, 0o755); err != nil {
-		return err
-	}
-	_, err = builder.WriteGenerated(outAbs, translateStateFile, append([]byte(stateHeader), append(data, '\n')...), builder.WriteOptions{})
+	_, err = tree.Write(translateStateFile, append([]byte(stateHeader), append(data, '\n')...))
 	return err
 }
 
