@@ -20,8 +20,12 @@ import (
 // struct of functions, filled by the CLI, so the builder stays testable
 // and independent of the translator's options.
 type Translator struct {
-	// Translate converts one file; launch is "chevron" or "ggl".
-	Translate func(name string, src []byte, launch string) ([]byte, []diag.Diagnostic)
+	// Translate converts one file; launch is "chevron" or "ggl";
+	// localIncludes are its #include paths that name project files.
+	Translate func(name string, src []byte, launch string, localIncludes []string) ([]byte, []diag.Diagnostic)
+	// LocalIncludes lists the #include paths of src (the file at slash
+	// path file) that resolve to project files; nil means none do.
+	LocalIncludes func(read func(path string) ([]byte, error), file string, src []byte, includeDirs []string) []string
 	// OutputPath names a file's translated path ("csrc/a.cu" -> "csrc/a.hip").
 	OutputPath func(src string) string
 	// IncludeClosure lists the project-local headers a file reaches.
@@ -228,14 +232,26 @@ func translateTree(p *model.Project, targets []*model.Target, tr Translator, dir
 	read := func(rel string) ([]byte, error) {
 		return os.ReadFile(filepath.Join(p.Root, filepath.FromSlash(rel)))
 	}
-	set := map[string]bool{}
+	// Every file with the include directories of the targets that use it,
+	// which decide which of its includes are the project's.
+	set := map[string][]string{}
+	use := func(f string, incs []string) {
+		for _, d := range incs {
+			if !slices.Contains(set[f], d) {
+				set[f] = append(set[f], d)
+			}
+		}
+		if _, ok := set[f]; !ok {
+			set[f] = nil
+		}
+	}
 	for _, t := range targets {
 		var incs []string
 		for _, d := range append(p.DepsClosure(t), t) {
 			incs = append(incs, d.Includes...)
 		}
 		for _, f := range append(slices.Clone(t.Srcs), t.Hdrs...) {
-			set[f] = true
+			use(f, incs)
 			if tr.IncludeClosure == nil || !compilable(f) {
 				continue
 			}
@@ -244,7 +260,7 @@ func translateTree(p *model.Project, targets []*model.Target, tr Translator, dir
 				return nil, nil, err
 			}
 			for _, h := range hdrs {
-				set[h] = true
+				use(h, incs)
 			}
 		}
 	}
@@ -255,7 +271,11 @@ func translateTree(p *model.Project, targets []*model.Target, tr Translator, dir
 		if err != nil {
 			return nil, nil, fmt.Errorf("%s: %w", f, err)
 		}
-		out, ds := tr.Translate(f, src, launch)
+		var local []string
+		if tr.LocalIncludes != nil {
+			local = tr.LocalIncludes(read, f, src, set[f])
+		}
+		out, ds := tr.Translate(f, src, launch, local)
 		diags = append(diags, ds...)
 		gen := path.Join(dir, tr.OutputPath(f))
 		if _, err := WriteGenerated(p.Root, gen, out, WriteOptions{}); err != nil {

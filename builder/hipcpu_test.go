@@ -50,10 +50,10 @@ int main() {
 		t.Fatal(err)
 	}
 	tr := Translator{
-		Translate: func(name string, src []byte, launch string) ([]byte, []diag.Diagnostic) {
-			return sources.Translate(name, src, sources.Options{Launch: sources.Launch(launch)})
+		Translate: func(name string, src []byte, launch string, local []string) ([]byte, []diag.Diagnostic) {
+			return sources.Translate(name, src, sources.Options{Launch: sources.Launch(launch), LocalIncludes: local})
 		},
-		OutputPath: sources.OutputPath, IncludeClosure: sources.IncludeClosure,
+		OutputPath: sources.OutputPath, IncludeClosure: sources.IncludeClosure, LocalIncludes: sources.LocalIncludes,
 	}
 	rec := &recorder{}
 	res, err := Build(context.Background(), Options{Project: p, Toolchains: []*Toolchain{tc}, Jobs: 2, Cache: cache,

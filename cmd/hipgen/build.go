@@ -320,11 +320,12 @@ func newTranslator(tcs []*builder.Toolchain) builder.Translator {
 		}
 	}
 	return builder.Translator{
-		Translate: func(name string, src []byte, launch string) ([]byte, []diag.Diagnostic) {
-			return sources.Translate(name, src, sources.Options{ROCmVersion: v, Launch: sources.Launch(launch), SourcePath: name})
+		Translate: func(name string, src []byte, launch string, local []string) ([]byte, []diag.Diagnostic) {
+			return sources.Translate(name, src, sources.Options{ROCmVersion: v, Launch: sources.Launch(launch), SourcePath: name, LocalIncludes: local})
 		},
 		OutputPath:     sources.OutputPath,
 		IncludeClosure: sources.IncludeClosure,
+		LocalIncludes:  sources.LocalIncludes,
 	}
 }
 
