@@ -9,7 +9,9 @@
 # 40000). It is extracted into a scratch directory outside the repository.
 #
 # Usage: bench/translate-speed.sh CANDLE_GIT SAMPLES_GIT HIPIFY_GIT HIPIFY_TORCH_GIT [SCRATCH]
-#   SCRATCH defaults to /tmp/hipgen-speed (wiped first).
+#   SCRATCH defaults to /tmp/hipgen-speed (wiped first); a tmpfs such as
+#   /dev/shm/hipgen-speed takes the disk's file-creation cost out of every
+#   tool's figure (the "cp -r" row shows that cost).
 #        bench/translate-speed.sh --measure SCRATCH
 #   times the tools again on a SCRATCH prepared by a full run (for example
 #   copied to a quieter machine); needs only perl, python3 and the files there.
@@ -66,14 +68,16 @@ lines=$(cd "$scratch/corpus" && cat "${files[@]}" | wc -l)
 bytes=$(cd "$scratch/corpus" && cat "${files[@]}" | wc -c)
 echo "corpus: ${#files[@]} files, $lines lines, $bytes bytes"
 
-# clock N CMD... runs CMD N times and prints "wall cpu" seconds of the run
-# with the best wall-clock time (the machine may be shared; the fastest run
-# is the least disturbed). cpu is user + system time of CMD and its children,
-# which other load on the machine hardly changes.
+# clock N SETUP CMD... runs SETUP (untimed) and then CMD, N times, and
+# prints "wall cpu" seconds of the run with the best wall-clock time (the
+# machine may be shared; the fastest run is the least disturbed). cpu is
+# user + system time of CMD and its children, which other load on the
+# machine hardly changes.
 clock() {
-  local n=$1 i t best=
-  shift
+  local n=$1 setup=$2 i t best=
+  shift 2
   for ((i = 0; i < n; i++)); do
+    "$setup"
     t=$( { TIMEFORMAT='%R %U %S'; time "$@" >/dev/null 2>&1; } 2>&1 | tail -n1)
     best=$(echo "$t ${best:-}" | awk '{w = $1; c = $2 + $3; if (NF == 5 && $4 < w) { w = $4; c = $5 }
       printf "%.3f %.3f", w, c}')
@@ -81,33 +85,40 @@ clock() {
   echo "$best"
 }
 
-# Each tool starts from a clean output tree, so nothing is cached between
-# runs (hipgen is incremental; a second run over the same tree would skip).
+# Each tool starts from a clean output tree (removed before the clock
+# starts), so nothing is cached between runs; "hipgen rerun" is hipgen
+# again over its own unchanged tree, its incremental case.
+none() { :; }
+clean_hipgen() { rm -rf "$scratch/out-hipgen"; }
 run_hipgen() { # JOBS
-  rm -rf "$scratch/out-hipgen"
   "$scratch/tools/hipgen" -C "$scratch/corpus" translate -j "$1" -o "$scratch/out-hipgen" .
 }
 run_hipify_perl() { # OPTIONS...
   (cd "$scratch/corpus" && perl "$scratch/tools/hipify-perl" "$@" "${files[@]}" >"$scratch/out-hipify-perl.txt")
 }
+clean_torch() { rm -rf "$scratch/out-torch" "$scratch/torch-project" && cp -r "$scratch/corpus" "$scratch/torch-project"; }
 run_hipify_torch() {
-  rm -rf "$scratch/out-torch" "$scratch/torch-project"
-  cp -r "$scratch/corpus" "$scratch/torch-project"
   PYTHONPATH="$scratch/tools/hipify_torch" python3 -c '
 import sys
 from hipify_torch.v2.hipify_python import hipify
 hipify(project_directory=sys.argv[1], output_directory=sys.argv[2], show_progress=False)
 ' "$scratch/torch-project" "$scratch/out-torch"
 }
+# The floor any translator writing this tree pays here: creating the same
+# files and directories, with the same sizes, by cp.
+clean_copy() { rm -rf "$scratch/out-copy"; }
+run_copy() { cp -r "$scratch/corpus" "$scratch/out-copy"; }
 
 declare -A secs
-# Best of 3 for every tool but default hipify-perl, which runs once: it
+# Best of 5 for every tool but default hipify-perl, which runs once: it
 # takes minutes, and its best case hardly matters at that scale.
-secs[hipgen]=$(clock 3 run_hipgen 2)
-secs[hipgen -j1]=$(clock 3 run_hipgen 1)
-secs[hipify_torch v2]=$(clock 3 run_hipify_torch)
-secs[hipify-perl -quiet-warnings]=$(clock 3 run_hipify_perl -quiet-warnings)
-secs[hipify-perl]=$(clock 1 run_hipify_perl)
+secs[cp -r (file creation)]=$(clock 5 clean_copy run_copy)
+secs[hipgen]=$(clock 5 clean_hipgen run_hipgen 2)
+secs[hipgen -j1]=$(clock 5 clean_hipgen run_hipgen 1)
+secs[hipgen rerun]=$(clock 5 none run_hipgen 2)
+secs[hipify_torch v2]=$(clock 5 clean_torch run_hipify_torch)
+secs[hipify-perl -quiet-warnings]=$(clock 3 none run_hipify_perl -quiet-warnings)
+secs[hipify-perl]=$(clock 1 none run_hipify_perl)
 
 # Sanity: each tool must have produced output for the corpus.
 hg_out=$(find "$scratch/out-hipgen" -type f \( -name '*.hip' -o -name '*.cuh' \) | wc -l)
@@ -116,7 +127,7 @@ echo "outputs: hipgen $hg_out files, hipify_torch $torch_out files, hipify-perl 
 
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) cores"
 printf '\n%-28s %9s %9s %11s %10s %10s\n' tool wall_s cpu_s lines/s "wall/hipgen" "cpu/hipgen"
-for t in "hipgen" "hipgen -j1" "hipify_torch v2" "hipify-perl -quiet-warnings" "hipify-perl"; do
+for t in "cp -r (file creation)" "hipgen" "hipgen -j1" "hipgen rerun" "hipify_torch v2" "hipify-perl -quiet-warnings" "hipify-perl"; do
   echo "${secs[$t]} ${secs[hipgen]}" | awk -v t="$t" -v l="$lines" \
     '{ printf "%-28s %9.3f %9.3f %11.0f %9.1fx %9.1fx\n", t, $1, $2, l / $1, $1 / $3, $2 / $4 }'
 done
