@@ -325,6 +325,9 @@ var cudaHeaderPrefixes = []string{
 
 // isCUDAHeader reports whether p names a header from NVIDIA's toolkit.
 func isCUDAHeader(p string) bool {
+	if strings.HasPrefix(p, "thrust/system/hip/") {
+		return false // rocThrust's own, what thrust/system/cuda/ became
+	}
 	for _, pre := range cudaHeaderPrefixes {
 		if strings.HasPrefix(p, pre) {
 			return true

@@ -61,6 +61,7 @@ type translator struct {
 	fp8Noted        bool        // the FP8 format warning is given once per file
 	cutlassNoted    bool        // so is the CUTLASS namespace error
 	coalescedNoted  bool        // and the coalesced-group hazard
+	nsScopes        []nsScope   // namespace aliases and using-directives, see qualified.go
 	wave            waveState
 }
 
@@ -374,13 +375,14 @@ func (t *translator) ident(k int) int {
 	if len(b) >= 4 && (b[0] == '_' || b[0] == 'u' || b[0] == 'l' || b[0] == 'a') && t.usePolyfill(k, b) {
 		return k + 1
 	}
-	// Qualified names such as cub::BlockReduce are looked up whole first.
-	if t.is(k+1, "::") && t.tok(k+2).Kind == lex.Ident && !t.is(k-1, "::") {
-		q := string(b) + "::" + string(t.text(k+2))
-		if e, ok := t.tbl.Identifier(q, t.ver); ok {
-			t.applyQualified(k, e)
-			return k + 3
+	// Qualified names such as cub::BlockReduce are looked up whole first,
+	// longest prefix first (see qualified.go).
+	if t.is(k+1, "::") && t.tok(k+2).Kind == lex.Ident && t.chainStart(k) {
+		if next, handled := t.qualifiedName(k); handled {
+			return next
 		}
+	} else if len(t.nsScopes) > 0 && t.usingDirectiveName(k, b) {
+		return k + 1
 	}
 	e, ok := t.lookupIdent(b)
 	if !ok {
@@ -391,18 +393,6 @@ func (t *translator) ident(k int) int {
 		t.fixCall(k, fix, e)
 	}
 	return k + 1
-}
-
-func (t *translator) applyQualified(k int, e hipmap.Entry) {
-	if !e.Available(t.ver) {
-		t.unavailable(k, e)
-		return
-	}
-	if e.Renames() {
-		t.edits = append(t.edits, edit{int(t.tok(k).Start), int(t.tok(k + 2).End), e.HIP})
-		t.count(e)
-	}
-	t.noteDeprecated(k, e)
 }
 
 func (t *translator) applyEntry(k int, e hipmap.Entry) {

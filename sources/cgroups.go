@@ -1,0 +1,154 @@
+package sources
+
+import (
+	"github.com/hipgen/hipgen/diag"
+	"github.com/hipgen/hipgen/sources/lex"
+)
+
+// Cooperative groups under HIP. HIP keeps CUDA's namespace and spellings,
+// so most of the API passes through; what a ROCm release lacks is either
+// polyfilled (below, where a faithful definition exists) or reported by
+// the table (cooperative_groups.*.tsv) at each use, whichever spelling,
+// alias or using-directive reaches it (qualified.go).
+
+// cgReduceWhy is what the reduce polyfill assumes, for its note.
+const cgReduceWhy = "HIP's cooperative groups have no reduce(); the polyfill reduces a thread_block_tile<N> " +
+	"with shfl_xor of width N (log2 N steps, the same on 64- and 32-wide wavefronts) and a coalesced_group by " +
+	"shuffling from each rank in turn; like CUDA's, every thread of the group must call it, and the value " +
+	"type must be one HIP's tile shuffles accept (integer or floating point)"
+
+// cgReduce is reduce over a tile (any group template whose first argument
+// is the tile size: HIP's thread_block_tile<N, Parent> and its bases) and,
+// less specialised, over any group with rank-addressed shfl (a
+// coalesced_group). Butterfly steps give every lane the same value: each
+// step combines the same two operands on both partners.
+const cgReduce = `template <template <unsigned int, class...> class Tile, unsigned int N, class... P, class T, class Op>
+__device__ static inline T hipgen_cg_reduce(const Tile<N, P...>& g, T v, Op op) {
+  for (unsigned int i = 1; i < N; i *= 2) v = op(v, g.shfl_xor(v, i));
+  return v;
+}
+template <class Group, class T, class Op>
+__device__ static inline T hipgen_cg_reduce(const Group& g, T v, Op op) {
+  T r = g.shfl(v, 0);
+  for (unsigned int i = 1; i < g.size(); ++i) r = op(r, g.shfl(v, (int)i));
+  return r;
+}`
+
+// cgFunctor is one of the function objects of <cooperative_groups/reduce.h>.
+func cgFunctor(name, body string) polyfill {
+	return polyfill{name: "hipgen_cg_" + name,
+		why:  "HIP's cooperative groups have no " + name + " function object; the polyfill computes what CUDA's does (" + body + ")",
+		code: "template <class T>\nstruct hipgen_cg_" + name + " {\n  __host__ __device__ T operator()(T a, T b) const { return " + body + "; }\n};"}
+}
+
+func init() {
+	polyfills["cooperative_groups::reduce"] = polyfill{name: "hipgen_cg_reduce", why: cgReduceWhy, code: cgReduce}
+	polyfills["cooperative_groups::plus"] = cgFunctor("plus", "a + b")
+	polyfills["cooperative_groups::less"] = cgFunctor("less", "b < a ? b : a")
+	polyfills["cooperative_groups::greater"] = cgFunctor("greater", "a < b ? b : a")
+	polyfills["cooperative_groups::bit_and"] = cgFunctor("bit_and", "a & b")
+	polyfills["cooperative_groups::bit_or"] = cgFunctor("bit_or", "a | b")
+	polyfills["cooperative_groups::bit_xor"] = cgFunctor("bit_xor", "a ^ b")
+	for _, m := range cgMembers {
+		polyfills[m.cuda] = m.polyfill
+	}
+}
+
+// cgMember is a member function of thread_block_tile that a ROCm release
+// lacks: tile.f() becomes hipgen_f(tile).
+type cgMember struct {
+	cuda string // the table's name for the member
+	polyfill
+}
+
+// The block-linear thread rank, as thread_block::thread_rank() computes it.
+const cgBlockRank = "(threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z))"
+
+var cgMembers = map[string]cgMember{
+	"meta_group_rank": {"cooperative_groups::thread_block_tile::meta_group_rank", polyfill{name: "hipgen_cg_meta_group_rank",
+		why:  "the polyfill assumes the tile was partitioned directly from the thread block (tiled_partition<N>(this_thread_block())) and returns the block's thread rank divided by the tile size; for a tile partitioned from another tile it is wrong",
+		code: "template <class Group>\n__device__ static inline unsigned int hipgen_cg_meta_group_rank(const Group& g) { return " + cgBlockRank + " / g.size(); }"}},
+	"meta_group_size": {"cooperative_groups::thread_block_tile::meta_group_size", polyfill{name: "hipgen_cg_meta_group_size",
+		why:  "the polyfill assumes the tile was partitioned directly from the thread block (tiled_partition<N>(this_thread_block())) and returns the number of tiles in the block, rounded up; for a tile partitioned from another tile it is wrong",
+		code: "template <class Group>\n__device__ static inline unsigned int hipgen_cg_meta_group_size(const Group& g) { return (blockDim.x * blockDim.y * blockDim.z + g.size() - 1) / g.size(); }"}},
+}
+
+// cgMemberCall rewrites recv.name() or recv->name() at k, where name is a
+// tile member the target ROCm lacks, into a call of its polyfill.
+func (t *translator) cgMemberCall(k int, name string) bool {
+	m, ok := cgMembers[name]
+	if !ok || !(t.is(k-1, ".") || t.is(k-1, "->")) || !t.is(k+1, "(") || !t.is(k+2, ")") {
+		return false
+	}
+	if e, ok := t.tbl.Identifier(m.cuda, t.ver); ok && e.Available(t.ver) {
+		return false
+	}
+	start := t.receiverStart(k - 1)
+	if start < 0 {
+		return false
+	}
+	open := m.name + "("
+	if t.is(k-1, "->") {
+		open += "*"
+	}
+	t.insert(int(t.tok(start).Start), open)
+	t.edits = append(t.edits, edit{int(t.tok(k - 1).Start), int(t.tok(k + 2).End), ")"})
+	t.addPolyfill(m.cuda, int(t.tok(start).Start))
+	t.report(k, diag.Note, "polyfill", "thread_block_tile::"+name+"() became "+m.name+": the target ROCm lacks it; "+m.why)
+	return true
+}
+
+// receiverStart returns the position where the object expression ending
+// before the member access at dot begins (a.b[i].c, f(x).g, p->q), or -1.
+func (t *translator) receiverStart(dot int) int {
+	j := dot - 1
+	for j >= 0 {
+		switch {
+		case t.is(j, ")") || t.is(j, "]"):
+			o := t.matchingBack(j)
+			if o < 0 {
+				return -1
+			}
+			if t.tok(o-1).Kind == lex.Ident && !cppKeywords[string(t.text(o-1))] || t.is(o-1, "]") || t.is(o-1, ")") {
+				j = o - 1
+				continue
+			}
+			return o
+		case t.tok(j).Kind == lex.Ident:
+			if t.is(j-1, ".") || t.is(j-1, "->") || t.is(j-1, "::") {
+				j -= 2
+				continue
+			}
+			return j
+		default:
+			return -1
+		}
+	}
+	return -1
+}
+
+// matchingBack returns the position of the bracket opening the one at k.
+func (t *translator) matchingBack(k int) int {
+	var o, c string
+	switch {
+	case t.is(k, ")"):
+		o, c = "(", ")"
+	case t.is(k, "]"):
+		o, c = "[", "]"
+	default:
+		return -1
+	}
+	depth := 0
+	for j := k; j >= 0; j-- {
+		switch {
+		case t.is(j, c):
+			depth++
+		case t.is(j, o):
+			depth--
+			if depth == 0 {
+				return j
+			}
+		}
+	}
+	return -1
+}

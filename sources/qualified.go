@@ -1,0 +1,205 @@
+package sources
+
+import (
+	"strings"
+
+	"github.com/hipgen/hipgen/diag"
+	"github.com/hipgen/hipgen/sources/lex"
+)
+
+// Qualified names. The tables key namespace members by their full CUDA
+// spelling (cooperative_groups::reduce, thrust::system::cuda), but code
+// reaches them through longer qualifiers, namespace aliases
+// (namespace cg = cooperative_groups;) and using-directives. A chain
+// a::b::c is matched longest prefix first, after its first component is
+// resolved through the aliases in scope, and a bare name is also tried in
+// each namespace a using-directive in scope names.
+
+// nsScope is a namespace alias, or a using-directive (alias ""), in effect
+// for the significant tokens [from, to).
+type nsScope struct {
+	alias, target string
+	from, to      int
+}
+
+// namespaceDecl records "namespace A = X::Y;" and "using namespace X;"
+// starting at the keyword at k, when X is a namespace the tables know.
+// It returns the position after the declaration, or k+1.
+func (t *translator) namespaceDecl(k int) int {
+	var alias string
+	j := k + 1
+	switch {
+	case t.is(k, "namespace") && t.tok(k+1).Kind == lex.Ident && t.is(k+2, "="):
+		alias, j = string(t.text(k+1)), k+3
+	case t.is(k, "using") && t.is(k+1, "namespace"):
+		j = k + 2
+	default:
+		return k + 1
+	}
+	if t.is(j, "::") {
+		j++
+	}
+	var parts []string
+	for t.tok(j).Kind == lex.Ident {
+		parts = append(parts, string(t.text(j)))
+		if !t.is(j+1, "::") {
+			break
+		}
+		j += 2
+	}
+	if len(parts) == 0 || !t.is(j+1, ";") {
+		return k + 1
+	}
+	parts[0] = t.resolveAlias(parts[0], k)
+	target := strings.Join(parts, "::")
+	if _, ok := t.tbl.Identifier(target, t.ver); !ok || target == alias {
+		return k + 1
+	}
+	t.nsScopes = append(t.nsScopes, nsScope{alias: alias, target: target, from: k, to: t.enclosingBlockEnd(k)})
+	// The target itself is translated by the ordinary rules.
+	return k + 1
+}
+
+// enclosingBlockEnd returns the position of the brace closing the block
+// around k, or the end of the file at namespace scope of the file.
+func (t *translator) enclosingBlockEnd(k int) int {
+	depth := 0
+	for j := k - 1; j >= 0; j-- {
+		switch {
+		case t.is(j, "}"):
+			depth++
+		case t.is(j, "{"):
+			if depth == 0 {
+				if c := t.matching(j); c > 0 {
+					return c
+				}
+				return len(t.sig)
+			}
+			depth--
+		}
+	}
+	return len(t.sig)
+}
+
+// resolveAlias returns the namespace an alias in scope at k stands for,
+// or name itself.
+func (t *translator) resolveAlias(name string, k int) string {
+	for i := len(t.nsScopes) - 1; i >= 0; i-- {
+		s := t.nsScopes[i]
+		if s.alias == name && s.from <= k && k < s.to {
+			return s.target
+		}
+	}
+	return name
+}
+
+// chainStart reports whether the identifier at k begins a qualified name
+// (a leading "::" is allowed) rather than continuing one.
+func (t *translator) chainStart(k int) bool {
+	if !t.is(k-1, "::") {
+		return true
+	}
+	prev := t.tok(k - 2)
+	return !(prev.Kind == lex.Ident && !cppKeywords[string(t.text(k-2))] || t.is(k-2, ">"))
+}
+
+// qualifiedName handles a chain a::b[::c...] starting at the identifier k.
+// handled is false when no prefix of the chain is known.
+func (t *translator) qualifiedName(k int) (next int, handled bool) {
+	parts := []int{k}
+	for j := k; t.is(j+1, "::") && t.tok(j+2).Kind == lex.Ident; j += 2 {
+		parts = append(parts, j+2)
+	}
+	first := string(t.text(k))
+	canon := t.resolveAlias(first, k)
+	aliased := canon != first
+	names := make([]string, len(parts))
+	names[0] = canon
+	for i := 1; i < len(parts); i++ {
+		names[i] = names[i-1] + "::" + string(t.text(parts[i]))
+	}
+	for n := len(parts); n >= 2; n-- {
+		last := parts[n-1]
+		if t.qualifiedPolyfill(k, last, names[n-1]) {
+			return last + 1, true
+		}
+		e, ok := t.tbl.Identifier(names[n-1], t.ver)
+		if !ok {
+			continue
+		}
+		switch {
+		case !e.Available(t.ver):
+			t.unavailable(k, e)
+		case !aliased && e.Renames():
+			// Through an alias the alias's own target is renamed where
+			// it is declared, so only the full spelling is rewritten.
+			t.edits = append(t.edits, edit{int(t.tok(k).Start), int(t.tok(last).End), e.HIP})
+			t.count(e)
+		default:
+			// Kept as it is: the components' own rules (a hazard, a
+			// deprecation) still apply.
+			t.noteDeprecated(k, e)
+			return k + 1, true
+		}
+		t.noteDeprecated(k, e)
+		return last + 1, true
+	}
+	return k + 1, aliased
+}
+
+// usingDirectiveName handles a bare identifier at k that a using-directive
+// in scope brings in from a namespace the tables know: a call or a
+// template of a name the target ROCm lacks is reported or polyfilled.
+func (t *translator) usingDirectiveName(k int, b []byte) bool {
+	if !t.is(k+1, "(") && !t.is(k+1, "<") || t.is(k-1, ".") || t.is(k-1, "->") || t.is(k-1, "::") {
+		return false
+	}
+	if t.definesFunction(string(b)) {
+		return false // the project's own function of that name
+	}
+	for i := len(t.nsScopes) - 1; i >= 0; i-- {
+		s := t.nsScopes[i]
+		if s.alias != "" || k < s.from || k >= s.to {
+			continue
+		}
+		q := s.target + "::" + string(b)
+		if t.qualifiedPolyfill(k, k, q) {
+			return true
+		}
+		if e, ok := t.tbl.Identifier(q, t.ver); ok && !e.Available(t.ver) {
+			t.unavailable(k, e)
+			return true
+		}
+	}
+	return false
+}
+
+// qualifiedPolyfill replaces the name spelled from first to last, whose
+// full CUDA name is q, by its polyfill when the target ROCm lacks q.
+func (t *translator) qualifiedPolyfill(first, last int, q string) bool {
+	p, ok := polyfills[q]
+	if !ok {
+		return false
+	}
+	if e, ok := t.tbl.Identifier(q, t.ver); ok && e.Available(t.ver) {
+		return false
+	}
+	t.edits = append(t.edits, edit{int(t.tok(first).Start), int(t.tok(last).End), p.name})
+	t.addPolyfill(q, int(t.tok(first).Start))
+	t.report(first, diag.Note, "polyfill", q+" became "+p.name+": "+p.why)
+	return true
+}
+
+// addPolyfill records that the file needs the definition of q.
+func (t *translator) addPolyfill(q string, off int) {
+	t.needRuntime = true
+	if polyfills[q].code == "" {
+		return
+	}
+	if t.polyfills == nil {
+		t.polyfills = map[string]int{}
+	}
+	if _, seen := t.polyfills[q]; !seen {
+		t.polyfills[q] = off
+	}
+}
