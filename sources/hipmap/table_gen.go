@@ -2,7 +2,7 @@
 
 package hipmap
 
-const generatedVersion = "47d3c71f6f868429"
+const generatedVersion = "43a37e2ae7393f0b"
 
 // generatedEntries are the parsed data files, sorted like Table.entries.
 var generatedEntries = [...]Entry{
@@ -3179,6 +3179,7 @@ var generatedEntries = [...]Entry{
 	{"cooperative_groups::bit_and", "", "cooperative_groups", 1, 0, Version{0, 0}, Version{0, 0}, "HIP's cooperative groups lack it"},
 	{"cooperative_groups::bit_or", "", "cooperative_groups", 1, 0, Version{0, 0}, Version{0, 0}, "HIP's cooperative groups lack it"},
 	{"cooperative_groups::bit_xor", "", "cooperative_groups", 1, 0, Version{0, 0}, Version{0, 0}, "HIP's cooperative groups lack it"},
+	{"cooperative_groups::block_tile_memory", "", "cooperative_groups", 1, 0, Version{0, 0}, Version{0, 0}, "tiles larger than 32 threads; HIP's tiles cannot exceed the wavefront"},
 	{"cooperative_groups::cluster_group", "", "cooperative_groups", 1, 0, Version{0, 0}, Version{0, 0}, "HIP's cooperative groups lack it"},
 	{"cooperative_groups::coalesced_group", "cooperative_groups::coalesced_group", "cooperative_groups", 0, 0, Version{0, 0}, Version{0, 0}, ""},
 	{"cooperative_groups::coalesced_threads", "cooperative_groups::coalesced_threads", "cooperative_groups", 0, 0, Version{0, 0}, Version{0, 0}, ""},
@@ -3202,6 +3203,8 @@ var generatedEntries = [...]Entry{
 	{"cooperative_groups::this_thread_block", "cooperative_groups::this_thread_block", "cooperative_groups", 0, 0, Version{0, 0}, Version{0, 0}, ""},
 	{"cooperative_groups::thread_block", "cooperative_groups::thread_block", "cooperative_groups", 0, 0, Version{0, 0}, Version{0, 0}, ""},
 	{"cooperative_groups::thread_block_tile", "cooperative_groups::thread_block_tile", "cooperative_groups", 0, 0, Version{0, 0}, Version{0, 0}, ""},
+	{"cooperative_groups::thread_block_tile::meta_group_rank", "cooperative_groups::thread_block_tile::meta_group_rank", "cooperative_groups", 0, 0, Version{5, 7}, Version{0, 0}, "first in ROCm/clr's rocm-5.7.0 sources"},
+	{"cooperative_groups::thread_block_tile::meta_group_size", "cooperative_groups::thread_block_tile::meta_group_size", "cooperative_groups", 0, 0, Version{5, 7}, Version{0, 0}, "first in ROCm/clr's rocm-5.7.0 sources"},
 	{"cooperative_groups::thread_group", "cooperative_groups::thread_group", "cooperative_groups", 0, 0, Version{0, 0}, Version{0, 0}, ""},
 	{"cooperative_groups::thread_rank", "cooperative_groups::thread_rank", "cooperative_groups", 0, 0, Version{0, 0}, Version{0, 0}, ""},
 	{"cooperative_groups::tiled_partition", "cooperative_groups::tiled_partition", "cooperative_groups", 0, 0, Version{0, 0}, Version{0, 0}, ""},
@@ -8514,7 +8517,7 @@ var generatedEntries = [...]Entry{
 	{"channel_descriptor.h", "hip/channel_descriptor.h", "headers", 0, 1, Version{0, 0}, Version{0, 0}, ""},
 	{"cooperative_groups.h", "hip/hip_cooperative_groups.h", "headers", 0, 1, Version{0, 0}, Version{0, 0}, ""},
 	{"cooperative_groups/memcpy_async.h", "", "headers", 1, 1, Version{0, 0}, Version{0, 0}, "HIP's cooperative groups have no memcpy_async"},
-	{"cooperative_groups/reduce.h", "", "headers", 1, 1, Version{0, 0}, Version{0, 0}, "HIP's cooperative groups have no reduce(); use a shuffle loop"},
+	{"cooperative_groups/reduce.h", "", "headers", 1, 1, Version{0, 0}, Version{0, 0}, "HIP's cooperative groups have no reduce(); hipgen polyfills cooperative_groups::reduce and its function objects"},
 	{"cooperative_groups/scan.h", "", "headers", 1, 1, Version{0, 0}, Version{0, 0}, "HIP's cooperative groups have no inclusive_scan/exclusive_scan"},
 	{"cuComplex.h", "hip/hip_complex.h", "headers", 0, 1, Version{0, 0}, Version{0, 0}, ""},
 	{"cub/block/block_adjacent_difference.cuh", "hipcub/block/block_adjacent_difference.hpp", "cub", 0, 1, Version{0, 0}, Version{0, 0}, ""},
