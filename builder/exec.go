@@ -198,7 +198,19 @@ func (x *executor) runTool(ctx context.Context, a *action, key, out string) (msg
 		fmt.Fprintln(x.commands, strings.TrimSpace(strings.Join(a.tc.Env, " ")+" "+a.tool+" "+quoteArgs(args)))
 		x.mu.Unlock()
 	}
-	_, stderr, err := x.runner.Run(ctx, Cmd{Path: a.tool, Args: args, Env: a.tc.env(x.environ), Dir: x.root})
+	// The tool gets a TMPDIR of its own inside the build tree, removed when
+	// it is done: hipcc (ROCm 5.2's clang) leaves empty directories in
+	// TMPDIR on every compile, which would pile up in /tmp.
+	tmpDir, err := filepath.Abs(tmp + ".tmpdir")
+	if err != nil {
+		return "", err.Error()
+	}
+	if err := os.Mkdir(tmpDir, 0o700); err != nil {
+		return "", err.Error()
+	}
+	defer os.RemoveAll(tmpDir)
+	env := append(a.tc.env(x.environ), "TMPDIR="+tmpDir)
+	_, stderr, err := x.runner.Run(ctx, Cmd{Path: a.tool, Args: args, Env: env, Dir: x.root})
 	msg = mapDiagnostics(cleanToolOutput(string(stderr), tmp, a.output), a.smap, x.root)
 	if err != nil {
 		if msg == "" {

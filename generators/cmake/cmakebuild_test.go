@@ -47,7 +47,9 @@ var (
 )
 
 func TestMain(m *testing.M) {
+	cleanup := testtool.PrivateTMPDIR()
 	code := m.Run()
+	cleanup()
 	if hipgenDir != "" {
 		os.RemoveAll(hipgenDir)
 	}
@@ -316,6 +318,9 @@ func buildExample(t *testing.T, name string, bc backendCase) {
 	}
 	checkDeviceCode(t, filepath.Join(root, "out"), matches(buildLine, first, 2), bc, p)
 	checkCTest(t, root, env, p, bc.backend)
+	if bc.backend == "HIP" {
+		checkTranslationsInBuildTree(t, root, env, p)
+	}
 
 	// A second build with no change does nothing: no rule is always stale.
 	again := runIn(t, root, env, "cmake", "--build", "out", "-j2")
@@ -344,6 +349,39 @@ func buildExample(t *testing.T, name string, bc backendCase) {
 		t.Errorf("the CUDA build translated %v", translated)
 	}
 	checkInstall(t, root, env, p, bc.backend)
+}
+
+// checkTranslationsInBuildTree: HIPGEN_TRANSLATE=BUILD writes the
+// translated tree under the build directory and nothing into the sources,
+// so 'cmake --build --target clean' cannot delete a tree the maintainer
+// committed there.
+func checkTranslationsInBuildTree(t *testing.T, root string, env []string, p *model.Project) {
+	t.Helper()
+	built := filepath.Join(root, "out", "hipgen-translated", p.Name, filepath.FromSlash(p.Translate.Out))
+	hips, _ := filepath.Glob(filepath.Join(built, "*", "*.hip"))
+	if len(hips) == 0 {
+		t.Errorf("no translation under %s", built)
+	}
+	src := filepath.Join(root, filepath.FromSlash(p.Translate.Out))
+	if _, err := os.Stat(src); err == nil {
+		t.Errorf("the build wrote %s into the source tree", p.Translate.Out)
+	}
+	// A committed tree in the sources survives a clean.
+	committed := filepath.Join(src, "committed.txt")
+	if err := os.MkdirAll(src, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(committed, []byte("kept\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	runIn(t, root, env, "cmake", "--build", "out", "--target", "clean")
+	if _, err := os.Stat(committed); err != nil {
+		t.Errorf("clean touched the source tree: %v", err)
+	}
+	if err := os.RemoveAll(src); err != nil {
+		t.Fatal(err)
+	}
+	runIn(t, root, env, "cmake", "--build", "out", "-j2")
 }
 
 func hasCMakeTargets(p *model.Project) bool {

@@ -25,4 +25,8 @@ for arg in "$@"; do
 done
 HIP_PLATFORM=amd
 export HIP_PLATFORM
-exec "$@"
+# hipcc (ROCm 5.2's clang) leaves empty directories in TMPDIR on every
+# compile: give it a directory of its own and remove it afterwards.
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/hipgen-hipcc.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+TMPDIR=$tmp "$@"

@@ -40,3 +40,33 @@ func Require(t testing.TB, name string) string {
 	}
 	return p
 }
+
+// Main runs a package's tests with PrivateTMPDIR and exits.
+func Main(m *testing.M) {
+	cleanup := PrivateTMPDIR()
+	code := m.Run()
+	cleanup()
+	os.Exit(code)
+}
+
+// PrivateTMPDIR points TMPDIR at a new directory of the test binary's own
+// and returns the function that removes it. hipcc (ROCm 5.2's clang)
+// leaves empty directories in TMPDIR on every compile; this keeps them out
+// of /tmp.
+func PrivateTMPDIR() (cleanup func()) {
+	dir, err := os.MkdirTemp("", "hipgen-test-tmp")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	old, had := os.LookupEnv("TMPDIR")
+	os.Setenv("TMPDIR", dir)
+	return func() {
+		if had {
+			os.Setenv("TMPDIR", old)
+		} else {
+			os.Unsetenv("TMPDIR")
+		}
+		os.RemoveAll(dir)
+	}
+}
