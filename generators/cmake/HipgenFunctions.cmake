@@ -461,8 +461,16 @@ function(_hipgen_translate_mode project)
   else()
     message(FATAL_ERROR "hipgen: HIPGEN_TRANSLATE is \"${HIPGEN_TRANSLATE}\"; want BUILD, PREGENERATED or empty")
   endif()
+  # BUILD translates into the build tree; PREGENERATED reads the committed
+  # tree in the sources.
+  if(mode STREQUAL "BUILD")
+    set(tree "${CMAKE_BINARY_DIR}/hipgen-translated/${project}")
+  else()
+    set(tree "${HIPGEN_${project}_ROOT}")
+  endif()
   set(HIPGEN_${project}_TRANSLATE_MODE "${mode}" PARENT_SCOPE)
-  message(STATUS "hipgen: ${project}: translation ${mode} into ${HIPGEN_${project}_TRANSLATE_OUT}/ (${why})")
+  set(HIPGEN_${project}_HIP_TREE "${tree}" PARENT_SCOPE)
+  message(STATUS "hipgen: ${project}: translation ${mode} into ${tree}/${HIPGEN_${project}_TRANSLATE_OUT}/ (${why})")
 endfunction()
 
 include("${_HIPGEN_MODULE_DIR}/HipgenTargets.cmake")

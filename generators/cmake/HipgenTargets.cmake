@@ -13,18 +13,21 @@ function(hipgen_translate project file)
     return()
   endif()
   set(root "${HIPGEN_${project}_ROOT}")
-  set(out "${root}/${T_OUTPUT}")
+  set(tree "${HIPGEN_${project}_HIP_TREE}")
+  set(out "${tree}/${T_OUTPUT}")
   if(HIPGEN_${project}_TRANSLATE_MODE STREQUAL "PREGENERATED")
     if(NOT EXISTS "${out}")
       message(FATAL_ERROR "hipgen: ${T_OUTPUT} is missing: HIPGEN_TRANSLATE=PREGENERATED builds from the committed translated tree; run 'hipgen translate' and commit ${HIPGEN_${project}_TRANSLATE_OUT}/, or install hipgen and set HIPGEN_EXECUTABLE")
     endif()
     return()
   endif()
-  list(TRANSFORM T_HEADERS PREPEND "${root}/")
+  list(TRANSFORM T_HEADERS PREPEND "${tree}/")
+  # The translation goes to the build tree, never into the sources (where
+  # 'make clean' would delete a committed translated tree).
   # touch_nocreate: hipgen leaves unchanged outputs alone, but make and
   # ninja must see the rule as done once its input is newer.
   add_custom_command(OUTPUT "${out}"
-    COMMAND "${HIPGEN_EXECUTABLE}" -C "${root}" translate --only "${file}"
+    COMMAND "${HIPGEN_EXECUTABLE}" -C "${root}" translate --only -o "${tree}/${HIPGEN_${project}_TRANSLATE_OUT}" "${file}"
     COMMAND "${CMAKE_COMMAND}" -E touch_nocreate "${out}"
     DEPENDS "${root}/${file}" ${T_HEADERS} "${HIPGEN_EXECUTABLE}"
     COMMENT "hipgen: translating ${file}"
@@ -48,13 +51,15 @@ function(hipgen_add_target project name)
     set(srcs ${T_HIP_SRCS})
     set(hdrs ${T_HIP_HDRS})
     set(incs ${T_HIP_INCLUDES})
+    set(tree "${HIPGEN_${project}_HIP_TREE}")
   else()
     set(srcs ${T_SRCS})
     set(hdrs ${T_HDRS})
     set(incs ${T_INCLUDES})
+    set(tree "${root}")
   endif()
-  list(TRANSFORM srcs PREPEND "${root}/")
-  list(TRANSFORM hdrs PREPEND "${root}/")
+  list(TRANSFORM srcs PREPEND "${tree}/")
+  list(TRANSFORM hdrs PREPEND "${tree}/")
   if(T_KIND STREQUAL "library")
     add_library(${name} ${srcs} ${hdrs})
     add_library(${project}::${name} ALIAS ${name})
@@ -67,7 +72,7 @@ function(hipgen_add_target project name)
     message(FATAL_ERROR "hipgen: ${project}: target ${name}: kind ${T_KIND} is not built by CMake")
   endif()
   foreach(inc IN LISTS incs)
-    target_include_directories(${name} ${vis} "$<BUILD_INTERFACE:${root}/${inc}>")
+    target_include_directories(${name} ${vis} "$<BUILD_INTERFACE:${tree}/${inc}>")
   endforeach()
   if(T_KIND STREQUAL "library" AND T_INSTALL_HDRS)
     target_include_directories(${name} ${vis} "$<INSTALL_INTERFACE:include>")
