@@ -62,6 +62,38 @@ func filterFor(tbl *hipmap.Table) *nameFilter {
 	return f
 }
 
+var (
+	tailsMu sync.Mutex
+	tails   = map[*hipmap.Table]*nameFilter{}
+)
+
+// tailsFor returns the filter of the last parts of a table's qualified
+// identifiers and of the qualified names with polyfills (reduce of
+// cooperative_groups::reduce): the names a using-directive can bring in.
+func tailsFor(tbl *hipmap.Table) *nameFilter {
+	tailsMu.Lock()
+	defer tailsMu.Unlock()
+	if f, ok := tails[tbl]; ok {
+		return f
+	}
+	f := &nameFilter{}
+	addTail := func(q string) {
+		if i := strings.LastIndex(q, "::"); i >= 0 {
+			f.add(q[i+2:])
+		}
+	}
+	for _, e := range tbl.Entries() {
+		if e.Kind == hipmap.Identifier {
+			addTail(e.CUDA)
+		}
+	}
+	for q := range polyfills {
+		addTail(q)
+	}
+	tails[tbl] = f
+	return f
+}
+
 // Token and index buffers are reused between translations: a large file
 // needs megabytes of them, and allocating (and zeroing) them each time
 // costs more than lexing. Nothing of one translation is visible to the next.

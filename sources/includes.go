@@ -25,75 +25,26 @@ type Include struct {
 // comments and string literals are not seen; conditional ones are (the
 // preprocessor is not evaluated).
 func Includes(src []byte) []Include {
-	toks := lex.Tokenize(src, getTokenBuffer(len(src)/4+16))
-	out := includesOf(src, toks)
+	toks, incs := lex.TokenizeIncludes(src, getTokenBuffer(len(src)/4+16))
+	out := includesAt(src, toks, incs)
 	tokenPool.Put(&toks)
 	return out
 }
 
-// includesOf is Includes over the tokens of src.
-func includesOf(src []byte, toks []lex.Token) []Include {
+// includesAt turns the header-name tokens lex.TokenizeIncludes found into
+// Includes.
+func includesAt(src []byte, toks []lex.Token, at []int32) []Include {
 	var out []Include
-	line := 1
-	for i := 0; i < len(toks); i++ {
+	line, off := 1, 0
+	for _, i := range at {
 		tk := toks[i]
-		if tk.Kind == lex.Newline {
-			line++
-			continue
-		}
-		if !tk.Directive {
-			if tk.Kind == lex.Space || tk.Kind == lex.Comment {
-				line += countNewlines(src[tk.Start:tk.End])
-			}
-			continue
-		}
-		if tk.Kind == lex.Space || tk.Kind == lex.Comment {
-			line += countNewlines(src[tk.Start:tk.End])
-			continue
-		}
-		if tk.Kind != lex.Punct || src[tk.Start] != '#' {
-			continue
-		}
-		j := nextSignificant(toks, i+1)
-		if j < 0 || !toks[j].Directive || toks[j].Kind != lex.Ident {
-			continue
-		}
-		w := src[toks[j].Start:toks[j].End]
-		if string(w) != "include" && string(w) != "include_next" && string(w) != "import" {
-			continue
-		}
-		j2 := nextSignificant(toks, j+1)
-		if j2 < 0 || !toks[j2].Directive {
-			continue
-		}
-		if p, quoted, ok := includePath(src, toks[j2]); ok {
+		line += bytes.Count(src[off:tk.Start], []byte{'\n'})
+		off = int(tk.Start)
+		if p, quoted, ok := includePath(src, tk); ok {
 			out = append(out, Include{Path: p, Quoted: quoted, Line: line})
 		}
 	}
 	return out
-}
-
-func countNewlines(b []byte) int {
-	n := 0
-	for _, c := range b {
-		if c == '\n' {
-			n++
-		}
-	}
-	return n
-}
-
-func nextSignificant(toks []lex.Token, i int) int {
-	for ; i < len(toks); i++ {
-		switch toks[i].Kind {
-		case lex.Space, lex.Comment:
-			continue
-		case lex.Newline:
-			return -1
-		}
-		return i
-	}
-	return -1
 }
 
 // includePath extracts the path of a header-name or string token.

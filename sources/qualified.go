@@ -61,24 +61,52 @@ func (t *translator) namespaceDecl(k int) int {
 }
 
 // enclosingBlockEnd returns the position of the brace closing the block
-// around k, or the end of the file at namespace scope of the file.
+// around k, or the end of the file at namespace scope of the file. The
+// braces of the file are matched once, on the first call.
 func (t *translator) enclosingBlockEnd(k int) int {
-	depth := 0
-	for j := k - 1; j >= 0; j-- {
-		switch {
-		case t.is(j, "}"):
-			depth++
-		case t.is(j, "{"):
-			if depth == 0 {
-				if c := t.matching(j); c > 0 {
-					return c
-				}
-				return len(t.sig)
-			}
-			depth--
-		}
+	if t.blockEnd == nil {
+		t.matchBlocks()
+	}
+	if e := t.blockEnd[k]; e >= 0 {
+		return int(e)
 	}
 	return len(t.sig)
+}
+
+// matchBlocks fills blockEnd: for each significant token, the position of
+// the brace closing the innermost block around it (-1 at file scope or
+// when that block is never closed). One pass with a stack of open braces
+// records each token's innermost open brace; closing braces then give
+// each open brace its end.
+func (t *translator) matchBlocks() {
+	n := len(t.sig)
+	t.blockEnd = make([]int32, n)
+	closeOf := make([]int32, n) // for an open brace, its closing brace
+	var open []int32
+	for j := 0; j < n; j++ {
+		tk := t.toks[t.sig[j]]
+		var c byte
+		if tk.Kind == lex.Punct && tk.End-tk.Start == 1 {
+			c = t.src[tk.Start]
+		}
+		if c == '}' && len(open) > 0 {
+			closeOf[open[len(open)-1]] = int32(j)
+			open = open[:len(open)-1]
+		}
+		t.blockEnd[j] = -1 // the innermost open brace, for now
+		if len(open) > 0 {
+			t.blockEnd[j] = open[len(open)-1]
+		}
+		if c == '{' {
+			closeOf[j] = -1
+			open = append(open, int32(j))
+		}
+	}
+	for j, o := range t.blockEnd {
+		if o >= 0 {
+			t.blockEnd[j] = closeOf[o]
+		}
+	}
 }
 
 // resolveAlias returns the namespace an alias in scope at k stands for,
@@ -153,6 +181,12 @@ func (t *translator) qualifiedName(k int) (next int, handled bool) {
 func (t *translator) usingDirectiveName(k int, b []byte) bool {
 	if !t.is(k+1, "(") && !t.is(k+1, "<") || t.is(k-1, ".") || t.is(k-1, "->") || t.is(k-1, "::") {
 		return false
+	}
+	if t.tails == nil {
+		t.tails = tailsFor(t.tbl)
+	}
+	if !t.tails.mayContain(b) {
+		return false // no namespace the tables know has a member of that name
 	}
 	if t.definesFunction(string(b)) {
 		return false // the project's own function of that name

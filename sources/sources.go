@@ -121,8 +121,10 @@ type Unit struct {
 
 // Parse lexes src, the file at slash path name.
 func Parse(name string, src []byte) *Unit {
-	u := &Unit{name: name, src: src, toks: lex.Tokenize(src, getTokenBuffer(len(src)/4+16))}
-	u.includes = includesOf(src, u.toks)
+	u := &Unit{name: name, src: src}
+	var at []int32
+	u.toks, at = lex.TokenizeIncludes(src, getTokenBuffer(len(src)/4+16))
+	u.includes = includesAt(src, u.toks, at)
 	return u
 }
 

@@ -62,6 +62,9 @@ type translator struct {
 	cutlassNoted    bool        // so is the CUTLASS namespace error
 	coalescedNoted  bool        // and the coalesced-group hazard
 	nsScopes        []nsScope   // namespace aliases and using-directives, see qualified.go
+	blockEnd        []int32     // see enclosingBlockEnd
+	tails           *nameFilter // see usingDirectiveName
+	cgUse           uint8       // see usesCG: 0 unknown, 1 yes, 2 no
 	wave            waveState
 }
 

@@ -37,9 +37,17 @@ type Token struct {
 // Tokenize splits src into tokens, appending to buf (which may be nil) to
 // save allocations across calls.
 func Tokenize(src []byte, buf []Token) []Token {
+	toks, _ := TokenizeIncludes(src, buf)
+	return toks
+}
+
+// TokenizeIncludes is Tokenize that also returns the indexes of the
+// tokens naming the header of an #include, #include_next or #import
+// directive (a HeaderName or a String token), in order.
+func TokenizeIncludes(src []byte, buf []Token) (toks []Token, includes []int32) {
 	l := lexer{src: src, toks: buf[:0], lineStart: true}
 	l.run()
-	return l.toks
+	return l.toks, l.includes
 }
 
 type lexer struct {
@@ -51,7 +59,8 @@ type lexer struct {
 	inDir     bool
 	// wantHeader is true right after "#include" (or include_next, import).
 	wantHeader bool
-	dirWords   int // identifiers seen on this directive line
+	dirWords   int     // identifiers seen on this directive line
+	includes   []int32 // token indexes of included header names
 }
 
 func (l *lexer) emit(k Kind, start, end int) {
@@ -128,6 +137,10 @@ func (l *lexer) run() {
 		case c == '"':
 			i = quotedEnd(src, i+1, '"')
 			i = udSuffix(src, i)
+			if l.wantHeader {
+				l.includes = append(l.includes, int32(len(l.toks)))
+				l.wantHeader = false
+			}
 			l.emit(String, start, i)
 		case c == '\'':
 			i = quotedEnd(src, i+1, '\'')
@@ -135,6 +148,7 @@ func (l *lexer) run() {
 			l.emit(Char, start, i)
 		case c == '<' && l.wantHeader:
 			i = headerEnd(src, i+1)
+			l.includes = append(l.includes, int32(len(l.toks)))
 			l.emit(HeaderName, start, i)
 			l.wantHeader = false
 		default:

@@ -123,3 +123,17 @@ func BenchmarkTokenize(b *testing.B) {
 		buf = Tokenize(src, buf)
 	}
 }
+
+func TestTokenizeIncludes(t *testing.T) {
+	src := []byte("#include <a.h>\n  #  include \"b.h\" // c\n#define X \"not.h\"\n" +
+		"/* #include <no.h> */\nconst char *s = \"#include <no2.h>\";\n#include_next <c.h>\n#import \"d.h\"\n#include MACRO\n#include\n\"e.h\"\n")
+	toks, incs := TokenizeIncludes(src, nil)
+	var got []string
+	for _, i := range incs {
+		got = append(got, string(src[toks[i].Start:toks[i].End]))
+	}
+	want := []string{"<a.h>", `"b.h"`, "<c.h>", `"d.h"`}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("includes = %q, want %q", got, want)
+	}
+}
