@@ -5,8 +5,10 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"syscall"
 
 	"github.com/hipgen/hipgen/builder"
 	"github.com/hipgen/hipgen/diag"
@@ -71,6 +73,36 @@ func loadTranslateState(outAbs string) translateState {
 		return translateState{Files: map[string]fileState{}}
 	}
 	return s
+}
+
+// updateTranslateState records this run's files in the state. Other runs
+// may update it at the same time (a build runs 'translate --only' once per
+// file, in parallel), so the state is read again and written under an
+// exclusive lock on the output directory, keeping what the others recorded;
+// sources that no longer exist are dropped.
+func updateTranslateState(tree *builder.Tree, root, outAbs string, updates map[string]fileState) error {
+	if err := os.MkdirAll(outAbs, 0o755); err != nil {
+		return err
+	}
+	dir, err := os.Open(outAbs)
+	if err != nil {
+		return err
+	}
+	defer dir.Close()
+	if err := syscall.Flock(int(dir.Fd()), syscall.LOCK_EX); err != nil {
+		return fmt.Errorf("locking %s: %w", outAbs, err)
+	}
+	defer syscall.Flock(int(dir.Fd()), syscall.LOCK_UN)
+	s := loadTranslateState(outAbs)
+	for f := range s.Files {
+		if _, ok := updates[f]; !ok && !fileExists(filepath.Join(root, filepath.FromSlash(f))) {
+			delete(s.Files, f)
+		}
+	}
+	for f, st := range updates {
+		s.Files[f] = st
+	}
+	return saveTranslateState(tree, s)
 }
 
 // saveTranslateState writes the state through tree, like the outputs: a

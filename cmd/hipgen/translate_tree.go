@@ -244,14 +244,7 @@ func translateTree(e *env, o *translateFlags, root, outAbs string, files, includ
 	var all []diag.Diagnostic
 	var stale []string
 	written, skipped := 0, 0
-	// Keep what earlier runs recorded for other files (--only runs one
-	// file per build rule), dropping sources that no longer exist.
-	newState := translateState{Files: map[string]fileState{}}
-	for f, st := range state.Files {
-		if fileExists(filepath.Join(root, filepath.FromSlash(f))) {
-			newState.Files[f] = st
-		}
-	}
+	updates := map[string]fileState{}
 	mapped := map[string]int{}
 	var firstErr error
 	for _, j := range jobs {
@@ -264,13 +257,13 @@ func translateTree(e *env, o *translateFlags, root, outAbs string, files, includ
 		all = append(all, j.diags...)
 		if j.skipped {
 			skipped++
-			newState.Files[j.rel] = state.Files[j.rel]
+			updates[j.rel] = state.Files[j.rel]
 			continue
 		}
 		for f, c := range j.stats.Mapped {
 			mapped[f] += c
 		}
-		newState.Files[j.rel] = fileState{Key: j.key, OutHash: j.outHash, Diags: toStateDiags(j.diags)}
+		updates[j.rel] = fileState{Key: j.key, OutHash: j.outHash, Diags: toStateDiags(j.diags)}
 		if j.stale {
 			stale = append(stale, sources.OutputPath(j.rel))
 		}
@@ -289,7 +282,7 @@ func translateTree(e *env, o *translateFlags, root, outAbs string, files, includ
 		if tt.tree == nil {
 			tt.tree = builder.NewTree(outAbs)
 		}
-		if err := saveTranslateState(tt.tree, newState); err != nil {
+		if err := updateTranslateState(tt.tree, root, outAbs, updates); err != nil {
 			return e.errorf(exitUsage, "translate: %v", err)
 		}
 	}
