@@ -1,6 +1,8 @@
 package sources
 
 import (
+	"bytes"
+
 	"github.com/hipgen/hipgen/diag"
 	"github.com/hipgen/hipgen/sources/lex"
 )
@@ -52,6 +54,84 @@ func init() {
 	for _, m := range cgMembers {
 		polyfills[m.cuda] = m.polyfill
 	}
+	polyfills[cgShuffleKey] = polyfill{name: "hipgen_cg_shfl", why: cgShuffleWhy, code: cgShuffle}
+}
+
+// Group shuffles of any type. CUDA's thread_block_tile and coalesced_group
+// shuffle any trivially copyable value (a uint4, a struct); HIP's forward to
+// __shfl*, which takes only integers and floating point. The polyfill calls
+// the group's own shuffle for integers and floating point, exactly as the
+// CUDA code did, and moves any other value 32 bits at a time through it,
+// which is what CUDA does.
+const (
+	cgShuffleKey = "cooperative_groups::thread_group::shfl"
+	cgShuffleWhy = "HIP's group shuffles take only integer and floating-point values, CUDA's any trivially copyable type; " +
+		"the polyfill passes those to the group's shuffle unchanged and moves any other value 32 bits at a time through it, as CUDA does"
+)
+
+const cgShuffle = `template <class T, class F>
+__device__ static inline T hipgen_cg_shfl_words(const T& v, F f) {
+  constexpr unsigned int n = (sizeof(T) + sizeof(int) - 1) / sizeof(int);
+  int w[n] = {};
+  __builtin_memcpy(w, &v, sizeof(T));
+  for (unsigned int i = 0; i < n; ++i) w[i] = f(w[i]);
+  T r;
+  __builtin_memcpy(&r, w, sizeof(T));
+  return r;
+}
+#define HIPGEN_CG_SHUFFLE(name, Arg)                                                   \
+  template <class Group, class T>                                                     \
+  __device__ static inline typename std::enable_if<std::is_arithmetic<T>::value, T>::type \
+  hipgen_cg_##name(const Group& g, T v, Arg a) { return g.name(v, a); }                \
+  template <class Group, class T>                                                     \
+  __device__ static inline typename std::enable_if<!std::is_arithmetic<T>::value, T>::type \
+  hipgen_cg_##name(const Group& g, const T& v, Arg a) {                               \
+    return hipgen_cg_shfl_words(v, [&](int x) { return g.name(x, a); });              \
+  }
+HIPGEN_CG_SHUFFLE(shfl, int)
+HIPGEN_CG_SHUFFLE(shfl_up, unsigned int)
+HIPGEN_CG_SHUFFLE(shfl_down, unsigned int)
+HIPGEN_CG_SHUFFLE(shfl_xor, unsigned int)
+#undef HIPGEN_CG_SHUFFLE`
+
+// cgShuffles are the group shuffle members cgShuffleCall rewrites.
+var cgShuffles = map[string]bool{"shfl": true, "shfl_up": true, "shfl_down": true, "shfl_xor": true}
+
+// cgShuffleCall rewrites recv.shfl_xor(v, m) (or shfl, shfl_up,
+// shfl_down; also recv->) at k into hipgen_cg_shfl_xor(recv, v, m) in a
+// file that uses cooperative groups.
+func (t *translator) cgShuffleCall(k int, name string) bool {
+	if !(t.is(k-1, ".") || t.is(k-1, "->")) || !t.is(k+1, "(") || t.is(k+2, ")") {
+		return false
+	}
+	if !t.usesCG() {
+		return false
+	}
+	start := t.receiverStart(k - 1)
+	if start < 0 {
+		return false
+	}
+	open := "hipgen_cg_" + name + "("
+	if t.is(k-1, "->") {
+		open += "*"
+	}
+	t.insert(int(t.tok(start).Start), open)
+	t.edits = append(t.edits, edit{int(t.tok(k - 1).Start), int(t.tok(k + 1).End), ", "})
+	t.addPolyfill(cgShuffleKey, int(t.tok(start).Start))
+	t.report(k, diag.Note, "polyfill", name+"() of a cooperative group became hipgen_cg_"+name+": "+cgShuffleWhy)
+	return true
+}
+
+// usesCG reports whether the file names cooperative groups at all, so a
+// shfl member of some other class in other code is left alone.
+func (t *translator) usesCG() bool {
+	if t.cgUse == 0 {
+		t.cgUse = 2
+		if bytes.Contains(t.src, []byte("cooperative_groups")) {
+			t.cgUse = 1
+		}
+	}
+	return t.cgUse == 1
 }
 
 // cgMember is a member function of thread_block_tile that a ROCm release

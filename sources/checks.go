@@ -46,6 +46,7 @@ const (
 	spCallConv
 	spNamespace
 	spCGMember
+	spCGShuffle
 )
 
 // specialName is the rule for one identifier; name is the map's own key,
@@ -78,6 +79,9 @@ var specialNames = func() map[string]specialName {
 	add(spNamespace, "namespace", "using")
 	for n := range cgMembers {
 		add(spCGMember, n)
+	}
+	for n := range cgShuffles {
+		add(spCGShuffle, n)
 	}
 	for n := range deviceWords {
 		if _, ok := m[n]; !ok {
@@ -188,6 +192,11 @@ func (t *translator) special(k int, b []byte) (next int, handled bool) {
 	case spCGMember:
 		if t.cgMemberCall(k, s) {
 			return k + 3, true
+		}
+		return k + 1, true
+	case spCGShuffle:
+		if t.cgShuffleCall(k, s) {
+			return k + 2, true
 		}
 		return k + 1, true
 	case spHopper:

@@ -25,7 +25,7 @@ var hipccCases = []string{
 	"polyfills", "libcuxx_std", "cuda_arch_guards", "guard_macros_renamed", "kernel_pointer_cast",
 	"cuda_arch_older_blocks", "helper_cuda_library_guards", "builtin_proxy_arguments", "polyfill_atomic_i64",
 	"call_fixes_alloc", "callback_and_cudart_version",
-	"cg_alias_reduce_polyfill", "cg_alias_function_scope", "cg_meta_group_polyfill",
+	"cg_alias_reduce_polyfill", "cg_alias_function_scope", "cg_meta_group_polyfill", "cg_shuffle_any_type",
 }
 
 // poisonCUDAHeaders fills dir with a file of the same name for every

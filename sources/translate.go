@@ -63,6 +63,7 @@ type translator struct {
 	coalescedNoted  bool        // and the coalesced-group hazard
 	nsScopes        []nsScope   // namespace aliases and using-directives, see qualified.go
 	blockEnd        []int32     // see enclosingBlockEnd
+	closeOf         []int32     // see matching
 	tails           *nameFilter // see usingDirectiveName
 	cgUse           uint8       // see usesCG: 0 unknown, 1 yes, 2 no
 	wave            waveState
@@ -168,35 +169,54 @@ func (t *translator) insert(off int, s string) {
 
 // matching returns the position of the bracket closing the one at k, or -1.
 func (t *translator) matching(k int) int {
-	open := t.text(k)
-	var o, c string
-	switch string(open) {
-	case "(":
-		o, c = "(", ")"
-	case "[":
-		o, c = "[", "]"
-	case "{":
-		o, c = "{", "}"
-	default:
+	if t.closeOf == nil {
+		t.matchBrackets()
+	}
+	if k < 0 || k >= len(t.closeOf) {
 		return -1
 	}
-	depth := 0
-	for j := k; j < len(t.sig); j++ {
-		tk := t.tok(j)
-		if tk.Kind != lex.Punct {
+	return int(t.closeOf[k])
+}
+
+// matchBrackets fills closeOf in one pass: each (, [ and { gets the
+// position of the bracket of its kind that closes it (other kinds are not
+// counted, so one stray ] does not unbalance parentheses), -1 if none.
+func (t *translator) matchBrackets() {
+	n := len(t.sig)
+	t.closeOf = make([]int32, n)
+	var stacks [3][]int32
+	for j := 0; j < n; j++ {
+		t.closeOf[j] = -1
+		tk := t.toks[t.sig[j]]
+		if tk.Kind != lex.Punct || tk.End-tk.Start != 1 {
 			continue
 		}
-		switch string(t.src[tk.Start:tk.End]) {
-		case o:
-			depth++
-		case c:
-			depth--
-			if depth == 0 {
-				return j
-			}
+		var kind int
+		open := true
+		switch t.src[tk.Start] {
+		case '(':
+			kind = 0
+		case '[':
+			kind = 1
+		case '{':
+			kind = 2
+		case ')':
+			kind, open = 0, false
+		case ']':
+			kind, open = 1, false
+		case '}':
+			kind, open = 2, false
+		default:
+			continue
+		}
+		st := &stacks[kind]
+		if open {
+			*st = append(*st, int32(j))
+		} else if len(*st) > 0 {
+			t.closeOf[(*st)[len(*st)-1]] = int32(j)
+			*st = (*st)[:len(*st)-1]
 		}
 	}
-	return -1
 }
 
 // args splits the call arguments between the parenthesis at open and its

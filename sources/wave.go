@@ -1,7 +1,6 @@
 package sources
 
 import (
-	"bytes"
 	"strings"
 
 	"github.com/hipgen/hipgen/diag"
@@ -57,18 +56,25 @@ func (w *waveState) init(t *translator) {
 				w.warpCode = true
 			}
 		}
-		if !w.fp8 && len(b) >= 3 && hasDigit48(b) && (bytes.Contains(b, []byte("fp8")) || bytes.Contains(b, []byte("e4m3")) || bytes.Contains(b, []byte("E4M3")) || bytes.Contains(b, []byte("FP8"))) {
+		if !w.fp8 && len(b) >= 3 && namesFP8(b) {
 			w.fp8 = true
 		}
 	}
 }
 
-// hasDigit48 reports whether b holds an '8' or a '4', the cheap test
-// before looking for fp8 and e4m3 in a name.
-func hasDigit48(b []byte) bool {
-	for _, c := range b {
-		if c == '8' || c == '4' {
-			return true
+// namesFP8 reports whether the identifier b contains fp8, FP8, e4m3 or
+// E4M3, in one pass over it.
+func namesFP8(b []byte) bool {
+	for i := 2; i < len(b); i++ {
+		switch b[i] {
+		case '8':
+			if b[i-2] == 'f' && b[i-1] == 'p' || b[i-2] == 'F' && b[i-1] == 'P' {
+				return true
+			}
+		case 'm', 'M':
+			if i+1 < len(b) && b[i+1] == '3' && b[i-1] == '4' && (b[i] == 'm' && b[i-2] == 'e' || b[i] == 'M' && b[i-2] == 'E') {
+				return true
+			}
 		}
 	}
 	return false
