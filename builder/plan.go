@@ -266,7 +266,14 @@ func (pl *planner) linkAction(t *model.Target, objs []*action, inputs []string) 
 	}
 	args = append(args, "-o", "$out")
 	args = append(args, inputs...)
-	args = append(args, linkFlags...)
+	for _, f := range model.LinkFlags(linkFlags, pl.tc.Platform != CUDA) {
+		if pl.tc.Platform == CUDA && strings.HasPrefix(f, "-") && !strings.HasPrefix(f, "-l") && !strings.HasPrefix(f, "-L") {
+			// nvcc knows -l and -L; other flags (-pthread, -Wl,...) are
+			// the host compiler's, which does nvcc's final link.
+			f = "-Xcompiler=" + f
+		}
+		args = append(args, f)
+	}
 	if pl.tc.Platform == HIPCPU {
 		args = append(args, "-pthread", "-ltbb")
 	}

@@ -1,6 +1,9 @@
 package model
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestDepsClosureOrder(t *testing.T) {
 	p := &Project{Targets: []*Target{
@@ -27,5 +30,23 @@ func TestDepsClosureOrder(t *testing.T) {
 	}
 	if !KindTorchExtension.Valid() || Kind("lib").Valid() {
 		t.Error("Kind.Valid wrong")
+	}
+}
+
+func TestLinkFlags(t *testing.T) {
+	items := []string{"cublas", "-lcurand", "cudart", "-lcuda", "m", "-pthread", "/opt/x/libfoo.a", "libbar.so", "cublasLt"}
+	for _, c := range []struct {
+		rocm bool
+		want string
+	}{
+		{false, "-lcublas -lcurand -lcudart -lcuda -lm -pthread /opt/x/libfoo.a libbar.so -lcublasLt"},
+		{true, "-lhipblas -lhiprand -lm -pthread /opt/x/libfoo.a libbar.so -lhipblaslt"},
+	} {
+		if got := strings.Join(LinkFlags(items, c.rocm), " "); got != c.want {
+			t.Errorf("LinkFlags(rocm=%v) = %q, want %q", c.rocm, got, c.want)
+		}
+	}
+	if got := strings.Join(LinkNames(items, true), " "); got != "hipblas -lhiprand m -pthread /opt/x/libfoo.a libbar.so hipblaslt" {
+		t.Errorf("LinkNames(rocm) = %q", got)
 	}
 }

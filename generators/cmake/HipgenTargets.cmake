@@ -39,23 +39,27 @@ endfunction()
 #   SRCS <file>... HIP_SRCS <file>... HDRS <file>... HIP_HDRS <file>...
 #   INSTALL_HDRS <dest>... INCLUDES <dir>... HIP_INCLUDES <dir>...
 #   DEFINES <d>... DEPS <target>... CUDA_FLAGS <f>... HIP_FLAGS <f>...
-#   CXX_FLAGS <f>... LINK <item>...)
-# HIP_* lists are the translated counterparts of SRCS, HDRS and INCLUDES;
+#   CXX_FLAGS <f>... LINK <item>... HIP_LINK <item>...)
+# HIP_* lists are the translated counterparts of SRCS, HDRS and INCLUDES,
+# and HIP_LINK names ROCm's libraries where LINK names CUDA's (hipblas for
+# cublas);
 # INSTALL_HDRS are HDRS' paths under the installed include directory.
 function(hipgen_add_target project name)
   cmake_parse_arguments(PARSE_ARGV 2 T "" "KIND"
-    "SRCS;HIP_SRCS;HDRS;HIP_HDRS;INSTALL_HDRS;INCLUDES;HIP_INCLUDES;DEFINES;DEPS;CUDA_FLAGS;HIP_FLAGS;CXX_FLAGS;LINK")
+    "SRCS;HIP_SRCS;HDRS;HIP_HDRS;INSTALL_HDRS;INCLUDES;HIP_INCLUDES;DEFINES;DEPS;CUDA_FLAGS;HIP_FLAGS;CXX_FLAGS;LINK;HIP_LINK")
   set(root "${HIPGEN_${project}_ROOT}")
   set(backend "${HIPGEN_${project}_BACKEND}")
   if(backend STREQUAL "HIP")
     set(srcs ${T_HIP_SRCS})
     set(hdrs ${T_HIP_HDRS})
     set(incs ${T_HIP_INCLUDES})
+    set(link ${T_HIP_LINK})
     set(tree "${HIPGEN_${project}_HIP_TREE}")
   else()
     set(srcs ${T_SRCS})
     set(hdrs ${T_HDRS})
     set(incs ${T_INCLUDES})
+    set(link ${T_LINK})
     set(tree "${root}")
   endif()
   list(TRANSFORM srcs PREPEND "${tree}/")
@@ -78,7 +82,7 @@ function(hipgen_add_target project name)
     target_include_directories(${name} ${vis} "$<INSTALL_INTERFACE:include>")
   endif()
   target_compile_definitions(${name} ${vis} ${T_DEFINES})
-  target_link_libraries(${name} ${vis} ${T_DEPS} ${T_LINK})
+  target_link_libraries(${name} ${vis} ${T_DEPS} ${link})
   _hipgen_gpu_properties(${project} ${name} ${vis} "${srcs}"
     "${T_CUDA_FLAGS}" "${T_HIP_FLAGS}" "${T_CXX_FLAGS}")
   if(T_KIND STREQUAL "test")

@@ -126,7 +126,8 @@ func targetGroups(p *model.Project, t *model.Target) []group {
 		{"CUDA_FLAGS", t.CUDAFlags},
 		{"HIP_FLAGS", t.HIPFlags},
 		{"CXX_FLAGS", t.CXXFlags},
-		{"LINK", t.Link},
+		{"LINK", model.LinkNames(t.Link, false)},
+		{"HIP_LINK", model.LinkNames(t.Link, true)},
 	}
 }
 
