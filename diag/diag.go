@@ -5,6 +5,7 @@
 package diag
 
 import (
+	"bufio"
 	"cmp"
 	"encoding/json"
 	"fmt"
@@ -86,12 +87,12 @@ func HasErrors(ds []Diagnostic) bool {
 
 // WriteText prints one diagnostic per line.
 func WriteText(w io.Writer, ds []Diagnostic) error {
+	bw := bufio.NewWriter(w)
 	for _, d := range ds {
-		if _, err := fmt.Fprintln(w, d.String()); err != nil {
-			return err
-		}
+		bw.WriteString(d.String())
+		bw.WriteByte('\n')
 	}
-	return nil
+	return bw.Flush()
 }
 
 // WriteJSON prints the diagnostics as one JSON array.

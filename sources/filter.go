@@ -125,4 +125,20 @@ func (t *translator) release() {
 	t.toks, t.sig = nil, nil
 	tokenPool.Put(&toks)
 	sigPool.Put(&sig)
+	for _, b := range []*[]int32{&t.closeOf, &t.blockEnd} {
+		if *b != nil {
+			buf := (*b)[:0]
+			*b = nil
+			sigPool.Put(&buf)
+		}
+	}
+}
+
+// Warm builds the default mapping table and the lookup filters the
+// translator needs on first use, so a caller can overlap that with its own
+// start-up (reading the manifest, walking directories).
+func Warm() {
+	tbl := hipmap.Default()
+	filterFor(tbl)
+	tailsFor(tbl)
 }

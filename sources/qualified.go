@@ -80,8 +80,9 @@ func (t *translator) enclosingBlockEnd(k int) int {
 // each open brace its end.
 func (t *translator) matchBlocks() {
 	n := len(t.sig)
-	t.blockEnd = make([]int32, n)
-	closeOf := make([]int32, n) // for an open brace, its closing brace
+	t.blockEnd = getSigBuffer(n)[:n]
+	closeOf := getSigBuffer(n)[:n] // for an open brace, its closing brace
+	defer func() { closeOf = closeOf[:0]; sigPool.Put(&closeOf) }()
 	var open []int32
 	for j := 0; j < n; j++ {
 		tk := t.toks[t.sig[j]]

@@ -18,12 +18,6 @@ type edit struct {
 	text       string
 }
 
-// lookup is a cached table answer for one identifier.
-type lookup struct {
-	entry hipmap.Entry
-	ok    bool
-}
-
 // translator holds the state of one Translate call.
 type translator struct {
 	name string
@@ -40,7 +34,6 @@ type translator struct {
 	diags       []diag.Diagnostic
 	lines       []int // byte offset of each line start, built on first use
 
-	cache  map[string]lookup
 	filter *nameFilter
 	mapped map[string]int
 
@@ -72,7 +65,7 @@ type translator struct {
 // newTranslator takes over toks, the tokens of src from a pool buffer.
 func newTranslator(name string, src []byte, toks []lex.Token, opts Options) *translator {
 	t := &translator{name: name, src: src, opts: opts, tbl: opts.Table, ver: opts.ROCmVersion,
-		cache: map[string]lookup{}, mapped: map[string]int{}}
+		mapped: map[string]int{}}
 	if t.tbl == nil {
 		t.tbl = hipmap.Default()
 	}
@@ -183,7 +176,7 @@ func (t *translator) matching(k int) int {
 // counted, so one stray ] does not unbalance parentheses), -1 if none.
 func (t *translator) matchBrackets() {
 	n := len(t.sig)
-	t.closeOf = make([]int32, n)
+	t.closeOf = getSigBuffer(n)[:n]
 	var stacks [3][]int32
 	for j := 0; j < n; j++ {
 		t.closeOf[j] = -1
@@ -296,18 +289,13 @@ func (t *translator) reportAt(off int, sev diag.Severity, check, msg string) {
 	t.diags = append(t.diags, diag.Diagnostic{File: t.name, Line: line, Col: col, Severity: sev, Message: msg, Check: check})
 }
 
-// lookupIdent asks the table about an identifier, once per distinct name.
+// lookupIdent asks the table about an identifier; the filter answers for
+// most names that are not in it.
 func (t *translator) lookupIdent(b []byte) (hipmap.Entry, bool) {
 	if !t.filter.mayContain(b) {
 		return hipmap.Entry{}, false
 	}
-	if r, ok := t.cache[string(b)]; ok {
-		return r.entry, r.ok
-	}
-	name := string(b)
-	e, ok := t.tbl.Identifier(name, t.ver)
-	t.cache[name] = lookup{e, ok}
-	return e, ok
+	return t.tbl.IdentifierBytes(b, t.ver)
 }
 
 // run walks the significant tokens once, left to right.

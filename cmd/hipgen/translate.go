@@ -98,6 +98,7 @@ func runTranslate(e *env, o *translateFlags, args []string) int {
 	// every few megabytes.
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(1 << 30))
 	defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	go sources.Warm()
 	switch o.format {
 	case "text", "json", "sarif":
 	default:

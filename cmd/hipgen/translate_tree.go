@@ -8,6 +8,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"sync"
 
@@ -29,6 +30,7 @@ type translateJob struct {
 	skipped bool // unchanged since the last run: diagnostics replayed
 	stale   bool // --check: the output is missing or differs
 	written bool
+	outStat outStat // the output as it is now on disk
 	err     error
 }
 
@@ -43,9 +45,12 @@ type treeTranslation struct {
 	opts         sources.Options
 	closure      bool
 	check        bool
-	state        translateState
-	fs           *projectFS
-	tree         *builder.Tree
+	// state is loaded while the first files are read and lexed; ready
+	// is closed when it is.
+	state translateState
+	ready chan struct{}
+	fs    *projectFS
+	tree  *builder.Tree
 
 	mu   sync.Mutex
 	jobs map[string]*translateJob
@@ -60,6 +65,16 @@ func (t *treeTranslation) run(files []string, n int) []*translateJob {
 	}
 	t.jobs = map[string]*translateJob{}
 	t.work = make(chan string, len(files))
+	// The biggest files first, so that none of them starts last and
+	// keeps the others waiting.
+	files = slices.Clone(files)
+	size := make(map[string]int64, len(files))
+	for _, f := range files {
+		if st, err := os.Stat(filepath.Join(t.root, filepath.FromSlash(f))); err == nil {
+			size[f] = st.Size()
+		}
+	}
+	sort.SliceStable(files, func(a, b int) bool { return size[files[a]] > size[files[b]] })
 	t.fs = newProjectFS(t.root)
 	if !t.check {
 		t.tree = builder.NewTree(t.outAbs)
@@ -120,18 +135,24 @@ func (t *treeTranslation) translate(j *translateJob) {
 	opts.LocalIncludes = t.localIncludes(j.rel, u.Includes())
 	j.key = sources.CacheKey(j.rel, src, opts)
 	outRel := sources.OutputPath(j.rel)
-	if st, ok := t.state.Files[j.rel]; ok && st.Key == j.key && outputMatches(t.outAbs, j.rel, st.OutHash) {
+	<-t.ready
+	if st, ok := t.state.Files[j.rel]; ok && st.Key == j.key && outputMatches(t.outAbs, j.rel, st) {
 		j.skipped, j.diags, j.outHash = true, fromStateDiags(st.Diags), st.OutHash
 		return
 	}
 	j.out, j.diags, j.stats = u.Translate(opts)
 	j.outHash = hashBytes(j.out)
+	outAbs := filepath.Join(t.outAbs, filepath.FromSlash(outRel))
 	if t.check {
-		old, err := os.ReadFile(filepath.Join(t.outAbs, filepath.FromSlash(outRel)))
+		old, err := os.ReadFile(outAbs)
 		j.stale = err != nil || !bytes.Equal(old, j.out)
 		return
 	}
-	j.written, j.err = t.tree.Write(outRel, j.out)
+	if j.written, j.err = t.tree.Write(outRel, j.out); j.err == nil {
+		if st, err := os.Stat(outAbs); err == nil {
+			j.outStat = statOf(st)
+		}
+	}
 }
 
 // localIncludes returns the include paths of the file rel that resolve to
@@ -236,10 +257,15 @@ func (p *projectFS) exists(rel string) bool {
 // translateTree translates files (with the headers they reach unless
 // --only) into outAbs, reports diagnostics and saves the state.
 func translateTree(e *env, o *translateFlags, root, outAbs string, files, includeDirs []string, opts sources.Options) int {
-	state := loadTranslateState(outAbs)
 	tt := &treeTranslation{root: root, outAbs: outAbs, includeDirs: includeDirs, opts: opts,
-		closure: !o.only, check: o.check, state: state}
+		closure: !o.only, check: o.check, ready: make(chan struct{})}
+	go func() {
+		tt.state = loadTranslateState(outAbs)
+		close(tt.ready)
+	}()
 	jobs := tt.run(files, o.jobs)
+	<-tt.ready
+	state := tt.state
 
 	var all []diag.Diagnostic
 	var stale []string
@@ -263,7 +289,7 @@ func translateTree(e *env, o *translateFlags, root, outAbs string, files, includ
 		for f, c := range j.stats.Mapped {
 			mapped[f] += c
 		}
-		updates[j.rel] = fileState{Key: j.key, OutHash: j.outHash, Diags: toStateDiags(j.diags)}
+		updates[j.rel] = fileState{Key: j.key, OutHash: j.outHash, OutStat: j.outStat, Diags: toStateDiags(j.diags)}
 		if j.stale {
 			stale = append(stale, sources.OutputPath(j.rel))
 		}
@@ -282,7 +308,7 @@ func translateTree(e *env, o *translateFlags, root, outAbs string, files, includ
 		if tt.tree == nil {
 			tt.tree = builder.NewTree(outAbs)
 		}
-		if err := updateTranslateState(tt.tree, root, outAbs, updates); err != nil {
+		if err := updateTranslateState(tt.tree, root, outAbs, state, updates); err != nil {
 			return e.errorf(exitUsage, "translate: %v", err)
 		}
 	}

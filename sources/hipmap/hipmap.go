@@ -200,6 +200,12 @@ func (t *Table) Identifier(name string, rocm Version) (Entry, bool) {
 	return pick(t.identifiers[name].of(t.entries), rocm)
 }
 
+// IdentifierBytes is Identifier for a name held in a byte slice (a token
+// of the source), without copying it into a string.
+func (t *Table) IdentifierBytes(name []byte, rocm Version) (Entry, bool) {
+	return pick(t.identifiers[string(name)].of(t.entries), rocm)
+}
+
 // Header returns the entry for an #include path such as "cuda_runtime.h"
 // or "cub/cub.cuh", with the same ROCm rules as Identifier.
 func (t *Table) Header(path string, rocm Version) (Entry, bool) {
