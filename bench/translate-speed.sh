@@ -91,8 +91,8 @@ clock() {
 # again over its own unchanged tree, its incremental case.
 none() { :; }
 clean_hipgen() { rm -rf "$scratch/out-hipgen"; }
-run_hipgen() { # JOBS
-  "$scratch/tools/hipgen" -C "$scratch/corpus" translate -j "$1" -o "$scratch/out-hipgen" .
+run_hipgen() { # JOBS (default: one per core)
+  "$scratch/tools/hipgen" -C "$scratch/corpus" translate ${1:+-j "$1"} -o "$scratch/out-hipgen" .
 }
 run_hipify_perl() { # OPTIONS...
   (cd "$scratch/corpus" && perl "$scratch/tools/hipify-perl" "$@" "${files[@]}" >"$scratch/out-hipify-perl.txt")
@@ -114,9 +114,9 @@ declare -A secs
 # Best of 5 for every tool but default hipify-perl, which runs once: it
 # takes minutes, and its best case hardly matters at that scale.
 secs[cp -r (file creation)]=$(clock 5 clean_copy run_copy)
-secs[hipgen]=$(clock 5 clean_hipgen run_hipgen 2)
+secs[hipgen]=$(clock 5 clean_hipgen run_hipgen)
 secs[hipgen -j1]=$(clock 5 clean_hipgen run_hipgen 1)
-secs[hipgen rerun]=$(clock 5 none run_hipgen 2)
+secs[hipgen rerun]=$(clock 5 none run_hipgen)
 secs[hipify_torch v2]=$(clock 5 clean_torch run_hipify_torch)
 secs[hipify-perl -quiet-warnings]=$(clock 3 none run_hipify_perl -quiet-warnings)
 if [ "${SKIP_DEFAULT_PERL:-0}" = 1 ]; then
