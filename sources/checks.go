@@ -103,6 +103,11 @@ var specialFilter = func() *nameFilter {
 	return f
 }()
 
+// hasWGMMA reports whether an identifier names a wgmma builtin.
+func hasWGMMA(b []byte) bool {
+	return len(b) >= 5 && bytes.IndexByte(b, 'g') >= 0 && bytes.Contains(b, []byte("wgmma"))
+}
+
 // special handles identifiers with rules beyond the table. handled is
 // false when the table should still be consulted.
 func (t *translator) special(k int, b []byte) (next int, handled bool) {
@@ -112,7 +117,7 @@ func (t *translator) special(k int, b []byte) (next int, handled bool) {
 		sp, ok = specialNames[string(b)]
 	}
 	if !ok {
-		if len(b) >= 5 && bytes.IndexByte(b, 'g') >= 0 && bytes.Contains(b, []byte("wgmma")) {
+		if hasWGMMA(b) {
 			t.report(k, diag.Error, "hopper-feature", string(b)+": wgmma (warpgroup matrix multiply) is Hopper-only; AMD uses MFMA/WMMA instructions (rocWMMA, composable_kernel)")
 			return k + 1, true
 		}

@@ -63,6 +63,34 @@ func filterFor(tbl *hipmap.Table) *nameFilter {
 }
 
 var (
+	anyMu      sync.Mutex
+	anyFilters = map[*hipmap.Table]*nameFilter{}
+)
+
+// anyFilterFor returns the filter of every identifier some rule of the
+// translator looks at: the table's names, the special names and the
+// polyfilled ones. An identifier it rejects, outside a directive, not
+// followed by "::" and with no using-directive in scope, is copied as it
+// is without further questions.
+func anyFilterFor(tbl *hipmap.Table) *nameFilter {
+	anyMu.Lock()
+	defer anyMu.Unlock()
+	if f, ok := anyFilters[tbl]; ok {
+		return f
+	}
+	f := &nameFilter{}
+	table := filterFor(tbl)
+	for i := range f.bits {
+		f.bits[i] = table.bits[i] | specialFilter.bits[i]
+	}
+	for q := range polyfills {
+		f.add(q)
+	}
+	anyFilters[tbl] = f
+	return f
+}
+
+var (
 	tailsMu sync.Mutex
 	tails   = map[*hipmap.Table]*nameFilter{}
 )
@@ -139,6 +167,6 @@ func (t *translator) release() {
 // start-up (reading the manifest, walking directories).
 func Warm() {
 	tbl := hipmap.Default()
-	filterFor(tbl)
+	anyFilterFor(tbl)
 	tailsFor(tbl)
 }

@@ -58,6 +58,7 @@ type translator struct {
 	blockEnd        []int32     // see enclosingBlockEnd
 	closeOf         []int32     // see matching
 	tails           *nameFilter // see usingDirectiveName
+	anyName         *nameFilter // see anyFilterFor
 	cgUse           uint8       // see usesCG: 0 unknown, 1 yes, 2 no
 	wave            waveState
 }
@@ -73,6 +74,7 @@ func newTranslator(name string, src []byte, toks []lex.Token, opts Options) *tra
 		t.ver = hipmap.DefaultROCm
 	}
 	t.filter = filterFor(t.tbl)
+	t.anyName = anyFilterFor(t.tbl)
 	if t.opts.Wave == "" {
 		t.opts.Wave = WaveAuto
 	}
@@ -377,6 +379,9 @@ func (t *translator) isLineStart(k int) bool {
 // mapping table.
 func (t *translator) ident(k int) int {
 	b := t.text(k)
+	if !t.anyName.mayContain(b) && !t.tok(k).Directive && len(t.nsScopes) == 0 && !t.is(k+1, "::") && !hasWGMMA(b) {
+		return k + 1 // no rule knows the name: most identifiers of a file
+	}
 	if next, handled := t.special(k, b); handled {
 		return next
 	}
