@@ -51,8 +51,15 @@ func (t *translator) assemble() []byte {
 		}
 		return a.start == a.end && b.start != b.end
 	})
+	// Room for everything at once: the source, the marker, every edit's
+	// text and a space per edit (comments kept from a replaced span fit in
+	// the span itself).
+	size := len(src) + len(marker)
+	for _, e := range t.edits {
+		size += len(e.text) + 1
+	}
 	var b bytes.Buffer
-	b.Grow(len(src) + len(src)/8 + len(marker) + len(warpHelpers) + 64)
+	b.Grow(size)
 	b.WriteString(marker)
 	pos, cursor := 0, 0
 	for _, e := range t.edits {

@@ -10,36 +10,37 @@ import (
 	"github.com/rogpeppe/go-internal/txtar"
 )
 
-// benchCorpus concatenates every golden input, repeated to about 4 MB, so
-// the benchmark measures the steady state of lexing and mapping.
-func benchCorpus(b *testing.B) []byte {
+// benchUnit is one file of a benchmark corpus.
+type benchUnit struct {
+	name string
+	src  []byte
+}
+
+// goldenUnits are the golden inputs, each its own file: every line
+// exercises a rewrite or a diagnostic, the translator's worst case.
+func goldenUnits(b *testing.B) []benchUnit {
 	files, _ := filepath.Glob(filepath.Join("testdata", "*.txtar"))
-	var one bytes.Buffer
+	var out []benchUnit
 	for _, p := range files {
 		data, err := os.ReadFile(p)
 		if err != nil {
 			b.Fatal(err)
 		}
 		if a := txtar.Parse(data); len(a.Files) > 0 {
-			one.Write(a.Files[0].Data)
-			one.WriteByte('\n')
+			out = append(out, benchUnit{a.Files[0].Name, a.Files[0].Data})
 		}
 	}
-	if one.Len() == 0 {
+	if len(out) == 0 {
 		b.Fatal("no golden inputs")
 	}
-	var all bytes.Buffer
-	for all.Len() < 4<<20 {
-		all.Write(one.Bytes())
-	}
-	return all.Bytes()
+	return out
 }
 
-// programsCorpus concatenates the repository's own CUDA programs (the
-// examples and the conformance programs), repeated to about 4 MB: code as
-// people write it, with far fewer rewrites per line than the golden cases.
-func programsCorpus(b *testing.B) []byte {
-	var one bytes.Buffer
+// programUnits are the repository's own CUDA programs (the examples and
+// the conformance programs): code as people write it, with far fewer
+// rewrites per line than the golden cases.
+func programUnits(b *testing.B) []benchUnit {
+	var out []benchUnit
 	for _, pat := range []string{"../examples/*/*/*.cu", "../examples/*/*/*.cuh", "../conformance/testdata/*/*.cu", "../conformance/testdata/*/*.cuh", "../conformance/testdata/*.cu"} {
 		files, _ := filepath.Glob(pat)
 		for _, p := range files {
@@ -47,41 +48,87 @@ func programsCorpus(b *testing.B) []byte {
 			if err != nil {
 				b.Fatal(err)
 			}
-			one.Write(data)
-			one.WriteByte('\n')
+			out = append(out, benchUnit{filepath.Base(p), data})
 		}
 	}
-	if one.Len() == 0 {
+	if len(out) == 0 {
 		b.Fatal("no CUDA programs found under ../examples or ../conformance/testdata")
 	}
-	var all bytes.Buffer
+	return out
+}
+
+// externalUnits are the .cu and .cuh files under $HIPGEN_BENCH_CORPUS (for
+// example the corpus bench/translate-speed.sh extracts from candle-kernels
+// and cuda-samples); the benchmark is skipped without it.
+func externalUnits(b *testing.B) []benchUnit {
+	root := os.Getenv("HIPGEN_BENCH_CORPUS")
+	if root == "" {
+		b.Skip("HIPGEN_BENCH_CORPUS not set")
+	}
+	var out []benchUnit
+	err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !(filepath.Ext(p) == ".cu" || filepath.Ext(p) == ".cuh") {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		out = append(out, benchUnit{p, data})
+		return err
+	})
+	if err != nil || len(out) == 0 {
+		b.Fatalf("no .cu or .cuh files under %s (%v)", root, err)
+	}
+	return out
+}
+
+// concatenated is one translation unit of every unit's text, repeated to
+// about 4 MB: far bigger than any real source file, so its working set
+// outgrows the CPU caches; reported for comparison.
+func concatenated(units []benchUnit) []benchUnit {
+	var one, all bytes.Buffer
+	for _, u := range units {
+		one.Write(u.src)
+		one.WriteByte('\n')
+	}
 	for all.Len() < 4<<20 {
 		all.Write(one.Bytes())
 	}
-	return all.Bytes()
+	return []benchUnit{{"all.cu", all.Bytes()}}
 }
 
-// BenchmarkTranslate reports single-core throughput (MB/s) of Translate on
-// the golden inputs (every line exercises a rewrite or a diagnostic: the
-// worst case) and on the repository's CUDA programs (typical code).
+// BenchmarkTranslate reports single-core throughput (MB/s) of the
+// translator, file by file as hipgen translates a project: on the golden
+// inputs (the worst case), on the repository's CUDA programs (typical
+// code), on an external corpus when HIPGEN_BENCH_CORPUS names one, and on
+// the golden inputs concatenated into one 4 MB translation unit. Run it
+// with -cpu 1; cpu-MB/s divides by the process's CPU time instead of the
+// wall clock, which a shared machine inflates.
 func BenchmarkTranslate(b *testing.B) {
 	for _, c := range []struct {
-		name   string
-		corpus func(*testing.B) []byte
-	}{{"golden", benchCorpus}, {"programs", programsCorpus}} {
+		name  string
+		units func(*testing.B) []benchUnit
+	}{
+		{"golden", goldenUnits},
+		{"programs", programUnits},
+		{"external", externalUnits},
+		{"golden-one-4MB-unit", func(b *testing.B) []benchUnit { return concatenated(goldenUnits(b)) }},
+	} {
 		b.Run(c.name, func(b *testing.B) {
-			src := c.corpus(b)
-			Translate("warmup.cu", src, Options{})
-			b.SetBytes(int64(len(src)))
+			units := c.units(b)
+			size := 0
+			for _, u := range units {
+				size += len(u.src)
+				Translate(u.name, u.src, Options{}) // warm up
+			}
+			b.SetBytes(int64(size))
 			b.ResetTimer()
 			cpu0 := cpuSeconds()
 			for i := 0; i < b.N; i++ {
-				Translate("bench.cu", src, Options{})
+				for _, u := range units {
+					Translate(u.name, u.src, Options{})
+				}
 			}
-			// On a shared machine wall time includes waiting for a core;
-			// the process's CPU time (GC included) does not.
 			if d := cpuSeconds() - cpu0; d > 0 {
-				b.ReportMetric(float64(len(src))*float64(b.N)/d/1e6, "cpu-MB/s")
+				b.ReportMetric(float64(size)*float64(b.N)/d/1e6, "cpu-MB/s")
 			}
 		})
 	}

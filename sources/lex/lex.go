@@ -37,13 +37,17 @@ type Token struct {
 // Tokenize splits src into tokens, appending to buf (which may be nil) to
 // save allocations across calls.
 func Tokenize(src []byte, buf []Token) []Token {
-	toks, _ := TokenizeIncludes(src, buf)
-	return toks
+	l := lexer{src: src, toks: buf[:0], lineStart: true, keepSpace: true}
+	l.run()
+	return l.toks
 }
 
-// TokenizeIncludes is Tokenize that also returns the indexes of the
-// tokens naming the header of an #include, #include_next or #import
-// directive (a HeaderName or a String token), in order.
+// TokenizeIncludes is Tokenize without the Space tokens (blanks and line
+// continuations, about a third of all tokens, which a translator never
+// looks at: the gaps between tokens are the spaces), and it also returns
+// the indexes of the tokens naming the header of an #include,
+// #include_next or #import directive (a HeaderName or a String token), in
+// order.
 func TokenizeIncludes(src []byte, buf []Token) (toks []Token, includes []int32) {
 	l := lexer{src: src, toks: buf[:0], lineStart: true}
 	l.run()
@@ -61,6 +65,7 @@ type lexer struct {
 	wantHeader bool
 	dirWords   int     // identifiers seen on this directive line
 	includes   []int32 // token indexes of included header names
+	keepSpace  bool    // emit Space tokens
 }
 
 func (l *lexer) emit(k Kind, start, end int) {
@@ -103,11 +108,15 @@ func (l *lexer) run() {
 			for i < n && (src[i] == ' ' || src[i] == '\t' || src[i] == '\r' || src[i] == '\f' || src[i] == '\v') {
 				i++
 			}
-			l.emit(Space, start, i)
+			if l.keepSpace {
+				l.emit(Space, start, i)
+			}
 			continue
 		case c == '\\' && continuation(src, i) > 0:
 			i += continuation(src, i)
-			l.emit(Space, start, i)
+			if l.keepSpace {
+				l.emit(Space, start, i)
+			}
 			continue
 		case c == '/' && i+1 < n && src[i+1] == '/':
 			i = lineCommentEnd(src, i+2)
