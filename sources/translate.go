@@ -65,8 +65,7 @@ type translator struct {
 
 // newTranslator takes over toks, the tokens of src from a pool buffer.
 func newTranslator(name string, src []byte, toks []lex.Token, opts Options) *translator {
-	t := &translator{name: name, src: src, opts: opts, tbl: opts.Table, ver: opts.ROCmVersion,
-		mapped: map[string]int{}}
+	t := &translator{name: name, src: src, opts: opts, tbl: opts.Table, ver: opts.ROCmVersion}
 	if t.tbl == nil {
 		t.tbl = hipmap.Default()
 	}
@@ -127,6 +126,9 @@ func (t *translator) buildSig() {
 		}
 		if !inHelpers {
 			t.sig = append(t.sig, int32(i))
+			if tk.Kind == lex.Ident {
+				t.wave.see(t.src[tk.Start:tk.End])
+			}
 		}
 	}
 }
@@ -430,7 +432,12 @@ func (t *translator) applyEntry(k int, e hipmap.Entry) {
 	t.noteDeprecated(k, e)
 }
 
-func (t *translator) count(e hipmap.Entry) { t.mapped[e.Family]++ }
+func (t *translator) count(e hipmap.Entry) {
+	if t.mapped == nil {
+		t.mapped = map[string]int{}
+	}
+	t.mapped[e.Family]++
+}
 
 func (t *translator) noteDeprecated(k int, e hipmap.Entry) {
 	if e.Status != hipmap.Deprecated {

@@ -45,20 +45,18 @@ var warpIntrinsics = map[string]string{
 func (w *waveState) init(t *translator) {
 	w.wide = t.opts.Wave == WaveWide
 	w.narrow = map[string]bool{}
-	for _, i := range t.sig {
-		tk := t.toks[i]
-		if tk.Kind != lex.Ident {
-			continue
+}
+
+// see looks at one identifier of the file (buildSig shows each): warp
+// intrinsics and warpSize mark warp-level code, FP8 names FP8 code.
+func (w *waveState) see(b []byte) {
+	if len(b) > 2 && b[0] == '_' || len(b) == 8 && b[0] == 'w' {
+		if _, ok := warpIntrinsics[string(b)]; ok || string(b) == "warpSize" {
+			w.warpCode = true
 		}
-		b := t.src[tk.Start:tk.End]
-		if len(b) > 2 && b[0] == '_' || len(b) == 8 && b[0] == 'w' {
-			if _, ok := warpIntrinsics[string(b)]; ok || string(b) == "warpSize" {
-				w.warpCode = true
-			}
-		}
-		if !w.fp8 && len(b) >= 3 && namesFP8(b) {
-			w.fp8 = true
-		}
+	}
+	if !w.fp8 && len(b) >= 3 && namesFP8(b) {
+		w.fp8 = true
 	}
 }
 
