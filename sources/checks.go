@@ -105,7 +105,17 @@ var specialFilter = func() *nameFilter {
 
 // hasWGMMA reports whether an identifier names a wgmma builtin.
 func hasWGMMA(b []byte) bool {
-	return len(b) >= 5 && bytes.IndexByte(b, 'g') >= 0 && bytes.Contains(b, []byte("wgmma"))
+	for len(b) >= 5 {
+		i := bytes.IndexByte(b, 'w')
+		if i < 0 || len(b)-i < 5 {
+			return false
+		}
+		if string(b[i+1:i+5]) == "gmma" {
+			return true
+		}
+		b = b[i+1:]
+	}
+	return false
 }
 
 // special handles identifiers with rules beyond the table. handled is

@@ -50,7 +50,7 @@ func (w *waveState) init(t *translator) {
 // see looks at one identifier of the file (buildSig shows each): warp
 // intrinsics and warpSize mark warp-level code, FP8 names FP8 code.
 func (w *waveState) see(b []byte) {
-	if len(b) > 2 && b[0] == '_' || len(b) == 8 && b[0] == 'w' {
+	if !w.warpCode && (len(b) > 2 && b[0] == '_' || len(b) == 8 && b[0] == 'w') {
 		if _, ok := warpIntrinsics[string(b)]; ok || string(b) == "warpSize" {
 			w.warpCode = true
 		}
