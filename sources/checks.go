@@ -44,6 +44,7 @@ const (
 	spCoalesced
 	spLibcuxx
 	spCallConv
+	spCUDAArch
 )
 
 // specialName is the rule for one identifier; name is the map's own key,
@@ -73,6 +74,7 @@ var specialNames = func() map[string]specialName {
 	add(spCoalesced, "coalesced_threads", "coalesced_group")
 	add(spLibcuxx, "cuda")
 	add(spCallConv, "CUDART_CB", "CUDA_CB")
+	add(spCUDAArch, "__CUDA_ARCH__")
 	for n := range deviceWords {
 		if _, ok := m[n]; !ok {
 			add(spDevice, n)
@@ -177,6 +179,9 @@ func (t *translator) special(k int, b []byte) (next int, handled bool) {
 			t.coalescedNoted = true
 			t.report(k, diag.Warning, checkWaveHazard, s+": a coalesced group spans the active lanes of the whole wavefront, up to 64 on CDNA GPUs, not of a 32-lane warp: size() and thread_rank() can exceed 31 and 32-bit masks built from them overflow; use tiled_partition<32> where the code assumes 32 lanes")
 		}
+	case spCUDAArch:
+		t.cudaArchUse(k)
+		return k + 1, true
 	case spHopper:
 		t.report(k, diag.Error, "hopper-feature", s+": "+hopperWords[s]+" are an NVIDIA hardware feature with no AMD equivalent; rewrite this part for ROCm")
 		return k + 1, true

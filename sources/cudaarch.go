@@ -9,8 +9,26 @@ import (
 // library headers (hipgen never lets those in). Blocks under "#if __CUDA_ARCH__ >=
 // 800" are therefore never compiled for AMD GPUs: the translator says so
 // once per block, and findings inside such a block become notes, since
-// they cannot break the HIP build. "#ifdef __CUDA_ARCH__" (device pass or
-// host pass) has an exact HIP spelling and is rewritten.
+// they cannot break the HIP build.
+//
+// The policy for every other use of __CUDA_ARCH__ (see cudaArchUse):
+//   - A test of its existence asks "is this the device pass?", which has an
+//     exact HIP spelling: #ifdef, #ifndef, defined(__CUDA_ARCH__) anywhere in
+//     a condition or a macro body, and a bare truth test in #if or #elif
+//     ("#if __CUDA_ARCH__", "#if !__CUDA_ARCH__ && X") all become
+//     __HIP_DEVICE_COMPILE__.
+//   - A comparison in #if or #elif stays: the preprocessor reads the
+//     undefined macro as 0, so "at least sm_XX" tests are false (the block
+//     analysis above) and "older than sm_XX" tests are true (olderArchBlock).
+//   - A value in code or in a macro body (constexpr int cc = __CUDA_ARCH__;
+//     static_assert, template arguments, printf) becomes HIPGEN_CUDA_ARCH,
+//     which the polyfill block defines as 1 in the device pass only, like
+//     __CUDA_ARCH__ under nvcc. 1 is below every NVIDIA compute capability,
+//     so code tests such as "cc >= GGML_CUDA_CC_VOLTA" pick the portable
+//     fallback, in agreement with the #if tests the preprocessor reads as
+//     0; and it is not 0, so a truth test still means "device pass".
+// A file that defines __CUDA_ARCH__ itself (to emulate an architecture)
+// keeps every use: they mean its definition.
 
 const checkCUDAArch = "cuda-arch-guard"
 
@@ -25,6 +43,8 @@ var cudaOnlyGuards = map[string]bool{
 type condFrame struct {
 	dead     bool // the current branch is never compiled by hipcc
 	archTest bool // the #if compared __CUDA_ARCH__ with a version
+	device   bool // the current branch is compiled in the device pass only
+	host     bool // the current branch is compiled in the host pass only
 }
 
 // conditional handles #if, #ifdef, #ifndef, #elif, #else and #endif at k.
@@ -37,11 +57,12 @@ func (t *translator) conditional(k int, word string) {
 			t.report(k+2, diag.Note, checkCUDAArch, string(t.text(k+2))+" guards a CUDA library header, which HIP builds never include: this block is not compiled for AMD GPUs")
 			break
 		}
-		t.conds = append(t.conds, condFrame{})
-		if t.is(k+2, "__CUDA_ARCH__") && (!t.tok(k+3).Directive || t.is(k+3, "#")) {
-			t.replace(k+2, "__HIP_DEVICE_COMPILE__")
-			t.report(k+2, diag.Note, checkCUDAArch, "#"+word+" __CUDA_ARCH__ became __HIP_DEVICE_COMPILE__: hipcc does not define __CUDA_ARCH__; this is the HIP way to tell the device pass from the host pass")
+		f := condFrame{}
+		if (t.is(k+2, "__CUDA_ARCH__") || t.is(k+2, "__HIP_DEVICE_COMPILE__")) && (!t.tok(k+3).Directive || t.is(k+3, "#")) {
+			// cudaArchUse rewrites the macro when the walk reaches it.
+			f.device, f.host = word == "ifdef", word == "ifndef"
 		}
+		t.conds = append(t.conds, f)
 	case "if":
 		t.conds = append(t.conds, t.archCondition(k))
 	case "elif":
@@ -52,6 +73,7 @@ func (t *translator) conditional(k int, word string) {
 		if n := len(t.conds); n > 0 {
 			f := &t.conds[n-1]
 			f.dead = false // the #else of an arch test is what hipcc compiles
+			f.device, f.host = f.host, f.device
 		}
 	case "endif":
 		if n := len(t.conds); n > 0 {
@@ -71,16 +93,21 @@ func (t *translator) conditional(k int, word string) {
 // defined(__CUDA_ARCH__) &&) is false under hipcc.
 func (t *translator) archCondition(k int) condFrame {
 	j := k + 2
+	if (t.is(j, "__CUDA_ARCH__") || t.is(j, "__HIP_DEVICE_COMPILE__")) && t.endsDirective(j+1) {
+		return condFrame{device: true} // #if __CUDA_ARCH__
+	}
+	if t.is(j, "!") && t.is(j+1, "defined") && t.is(j+2, "(") && (t.is(j+3, "__CUDA_ARCH__") || t.is(j+3, "__HIP_DEVICE_COMPILE__")) && t.is(j+4, ")") && t.endsDirective(j+5) {
+		return condFrame{host: true} // #if !defined(__CUDA_ARCH__)
+	}
 	if t.is(j, "defined") {
 		j++
 		paren := t.is(j, "(")
 		if paren {
 			j++
 		}
-		if !t.is(j, "__CUDA_ARCH__") {
+		if !t.is(j, "__CUDA_ARCH__") && !t.is(j, "__HIP_DEVICE_COMPILE__") {
 			return condFrame{}
 		}
-		macro := j
 		j++
 		if paren {
 			if !t.is(j, ")") {
@@ -89,10 +116,9 @@ func (t *translator) archCondition(k int) condFrame {
 			j++
 		}
 		if !t.tok(j).Directive || t.is(j, "#") {
-			// #if defined(__CUDA_ARCH__) alone: the device pass.
-			t.replace(macro, "__HIP_DEVICE_COMPILE__")
-			t.report(k, diag.Note, checkCUDAArch, "defined(__CUDA_ARCH__) became defined(__HIP_DEVICE_COMPILE__): hipcc does not define __CUDA_ARCH__")
-			return condFrame{}
+			// #if defined(__CUDA_ARCH__) alone: the device pass
+			// (cudaArchUse rewrites the macro).
+			return condFrame{device: true}
 		}
 		if !t.is(j, "&&") {
 			return condFrame{}
@@ -197,4 +223,117 @@ func (t *translator) versionCondition(j int) condFrame {
 	}
 	t.report(j, diag.Warning, checkCUDAArch, "HIP does not define "+string(t.text(j))+", so \""+string(t.text(j))+" "+op+" "+string(t.text(j+2))+"\" is false and this block is never compiled for AMD GPUs; test HIP_VERSION (or __HIP_PLATFORM_AMD__) as well if its code is portable")
 	return condFrame{dead: true}
+}
+
+// archMacro is the name value uses of __CUDA_ARCH__ become, and
+// archMacroValue its value in the device pass (see the policy above).
+const (
+	archMacro      = "HIPGEN_CUDA_ARCH"
+	archMacroValue = "1"
+)
+
+// cudaArchUse handles the identifier __CUDA_ARCH__ at k, in code or in a
+// directive, following the policy at the top of this file.
+func (t *translator) cudaArchUse(k int) {
+	if t.definesArchItself() {
+		return // the file defines __CUDA_ARCH__ itself: its tests mean that definition
+	}
+	word := ""
+	if t.tok(k).Directive {
+		word = t.directiveWord(k)
+	}
+	switch word {
+	case "undef":
+		return
+	case "ifdef", "ifndef":
+		if t.is(k-1, word) {
+			t.replace(k, "__HIP_DEVICE_COMPILE__")
+			t.report(k, diag.Note, checkCUDAArch, "#"+word+" __CUDA_ARCH__ became __HIP_DEVICE_COMPILE__: hipcc does not define __CUDA_ARCH__; this is the HIP way to tell the device pass from the host pass")
+		}
+		return
+	}
+	if t.is(k-1, "defined") || t.is(k-1, "(") && t.is(k-2, "defined") {
+		t.replace(k, "__HIP_DEVICE_COMPILE__")
+		t.report(k, diag.Note, checkCUDAArch, "defined(__CUDA_ARCH__) became defined(__HIP_DEVICE_COMPILE__): hipcc does not define __CUDA_ARCH__; this is the HIP way to tell the device pass from the host pass")
+		return
+	}
+	if word == "if" || word == "elif" {
+		if t.isTruthTest(k) {
+			t.replace(k, "__HIP_DEVICE_COMPILE__")
+			t.report(k, diag.Note, checkCUDAArch, "the truth test of __CUDA_ARCH__ became __HIP_DEVICE_COMPILE__: under nvcc it is true in the device pass only, and so is __HIP_DEVICE_COMPILE__ under hipcc")
+		}
+		// A comparison: the preprocessor reads the undefined macro as 0.
+		return
+	}
+	if word != "" && word != "define" {
+		return // #error, #pragma, #line: text, not a value
+	}
+	t.replace(k, archMacro)
+	if t.polyfills == nil {
+		t.polyfills = map[string]int{}
+	}
+	if _, seen := t.polyfills["__CUDA_ARCH__"]; !seen {
+		t.polyfills["__CUDA_ARCH__"] = int(t.tok(k).Start)
+	}
+	msg := "__CUDA_ARCH__ used as a value became " + archMacro + ", defined as " + archMacroValue + " in the device pass only (as nvcc defines __CUDA_ARCH__): 1 is below every NVIDIA compute capability, so tests of the value pick the portable code path, as the #if tests do, which read the undefined __CUDA_ARCH__ as 0"
+	if word == "" && !t.inDevicePass() {
+		t.report(k, diag.Warning, checkCUDAArch, msg+"; this use is not under #ifdef __CUDA_ARCH__, and hipcc's host pass also compiles device functions, where "+archMacro+" is undefined: guard it with #ifdef __HIP_DEVICE_COMPILE__")
+		return
+	}
+	t.report(k, diag.Note, checkCUDAArch, msg)
+}
+
+// directiveWord returns the keyword of the directive whose line holds the
+// significant token k ("if", "define", ...).
+func (t *translator) directiveWord(k int) string {
+	j := k
+	for j > 0 && t.tok(j).Directive && !(t.is(j, "#") && t.isLineStart(j)) {
+		j--
+	}
+	if !t.is(j, "#") {
+		return ""
+	}
+	return string(t.text(j + 1))
+}
+
+// isTruthTest reports whether __CUDA_ARCH__ at k, in #if or #elif, is an
+// operand of !, && or || (or the whole condition) rather than compared or
+// computed with.
+func (t *translator) isTruthTest(k int) bool {
+	prev := string(t.text(k - 1))
+	if prev != "if" && prev != "elif" && prev != "!" && prev != "&&" && prev != "||" && prev != "(" {
+		return false
+	}
+	return t.endsDirective(k+1) || t.is(k+1, "&&") || t.is(k+1, "||") || t.is(k+1, ")")
+}
+
+// inDevicePass reports whether the current branch is compiled in the
+// device pass only (#ifdef __CUDA_ARCH__ and its spellings).
+func (t *translator) inDevicePass() bool {
+	for _, f := range t.conds {
+		if f.device {
+			return true
+		}
+	}
+	return false
+}
+
+// definesArchItself reports whether the file has "#define __CUDA_ARCH__".
+func (t *translator) definesArchItself() bool {
+	if t.archDefined == 0 {
+		t.archDefined = -1
+		for k := 2; k < len(t.sig); k++ {
+			if t.is(k, "__CUDA_ARCH__") && t.is(k-1, "define") && t.is(k-2, "#") && t.tok(k).Directive {
+				t.archDefined = 1
+				break
+			}
+		}
+	}
+	return t.archDefined > 0
+}
+
+// endsDirective reports whether significant token k is past the end of the
+// directive line being read.
+func (t *translator) endsDirective(k int) bool {
+	return !t.tok(k).Directive || t.is(k, "#") && t.isLineStart(k)
 }

@@ -94,6 +94,8 @@ var polyfills = map[string]polyfill{
   return __hisnan(a) ? b : __hisnan(b) ? a : __hlt(a, b) ? a : b;
 #endif
 }`},
+	// Not a function: value uses of __CUDA_ARCH__ (cudaarch.go).
+	"__CUDA_ARCH__": {name: archMacro, code: "#if defined(__HIP_DEVICE_COMPILE__)\n#define " + archMacro + " " + archMacroValue + "\n#endif"},
 	"__bfloat162float": {name: "hipgen_bfloat162float", why: "ROCm before 5.7 has only the hip_bfloat16 class, which converts to float", code: `template <class B>
 __host__ __device__ static inline float hipgen_bfloat162float(B b) { return static_cast<float>(b); }`},
 	"__float2bfloat16": {name: "hipgen_float2bfloat16", why: "ROCm before 5.7 has only the hip_bfloat16 class, which is built from a float", code: `__host__ __device__ static inline hip_bfloat16 hipgen_float2bfloat16(float f) { return hip_bfloat16(f); }`},
@@ -149,7 +151,7 @@ func (t *translator) polyfillBlock() (string, int) {
 	b.WriteString(polyfillBegin + "\n")
 	for _, n := range names {
 		p := polyfills[n]
-		guard := "HIPGEN_POLYFILL_" + strings.ToUpper(strings.TrimPrefix(p.name, "hipgen_"))
+		guard := "HIPGEN_POLYFILL_" + strings.TrimPrefix(strings.ToUpper(p.name), "HIPGEN_")
 		b.WriteString("#ifndef " + guard + "\n#define " + guard + "\n" + p.code + "\n#endif\n")
 	}
 	b.WriteString(polyfillEnd + "\n")

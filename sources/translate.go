@@ -59,6 +59,7 @@ type translator struct {
 	conds           []condFrame // #if nesting, see cudaarch.go
 	deadOnHIP       bool        // inside a block hipcc never compiles
 	fp8Noted        bool        // the FP8 format warning is given once per file
+	archDefined     int8        // the file #defines __CUDA_ARCH__: 1 yes, -1 no, 0 not yet known
 	cutlassNoted    bool        // so is the CUTLASS namespace error
 	coalescedNoted  bool        // and the coalesced-group hazard
 	wave            waveState
