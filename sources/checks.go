@@ -131,6 +131,9 @@ func (t *translator) special(k int, b []byte) (next int, handled bool) {
 		return k + 1, true
 	case spShared:
 		t.needRuntime = true
+		if t.opts.Launch == LaunchGGL && t.is(k-1, "extern") {
+			t.dynamicShared(k - 1)
+		}
 		if t.wave.warpCode {
 			t.sharedArray(k)
 		}

@@ -97,9 +97,11 @@ var polyfills = map[string]polyfill{
 #endif
 }`},
 	// Not a function: value uses of __CUDA_ARCH__ (cudaarch.go).
-	"__CUDA_ARCH__":  {name: archMacro, code: "#if defined(__HIP_DEVICE_COMPILE__)\n#define " + archMacro + " " + archMacroValue + "\n#endif"},
-	"nv_bfloat162":   bfloat162,
-	"__nv_bfloat162": bfloat162,
+	"__CUDA_ARCH__": {name: archMacro, code: "#if defined(__HIP_DEVICE_COMPILE__)\n#define " + archMacro + " " + archMacroValue + "\n#endif"},
+	// Not a function: the aligned HIP_DYNAMIC_SHARED (dynshared.go).
+	dynamicSharedAligned: dynamicSharedMacro,
+	"nv_bfloat162":       bfloat162,
+	"__nv_bfloat162":     bfloat162,
 	"__bfloat162float": {name: "hipgen_bfloat162float", why: "ROCm before 5.7 has only the hip_bfloat16 class, which converts to float", code: `template <class B>
 __host__ __device__ static inline float hipgen_bfloat162float(B b) { return static_cast<float>(b); }`},
 	"__float2bfloat16": {name: "hipgen_float2bfloat16", why: "ROCm before 5.7 has only the hip_bfloat16 class, which is built from a float", code: `__host__ __device__ static inline hip_bfloat16 hipgen_float2bfloat16(float f) { return hip_bfloat16(f); }`},
