@@ -1,7 +1,10 @@
 package sources
 
 import (
+	"strconv"
+
 	"github.com/hipgen/hipgen/diag"
+	"github.com/hipgen/hipgen/sources/hipmap"
 	"github.com/hipgen/hipgen/sources/lex"
 )
 
@@ -67,6 +70,9 @@ func (t *translator) conditional(k int, word string) {
 		t.conds = append(t.conds, t.archCondition(k))
 	case "elif":
 		if n := len(t.conds); n > 0 {
+			// The previous branch's state must not colour this one's findings.
+			t.conds[n-1] = condFrame{}
+			t.updateDeadOnHIP()
 			t.conds[n-1] = t.archCondition(k)
 		}
 	case "else":
@@ -80,6 +86,11 @@ func (t *translator) conditional(k int, word string) {
 			t.conds = t.conds[:n-1]
 		}
 	}
+	t.updateDeadOnHIP()
+}
+
+// updateDeadOnHIP records whether any enclosing branch is never compiled.
+func (t *translator) updateDeadOnHIP() {
 	t.deadOnHIP = false
 	for _, f := range t.conds {
 		if f.dead {
@@ -126,7 +137,7 @@ func (t *translator) archCondition(k int) condFrame {
 		j++
 	}
 	if t.is(j, "CUDART_VERSION") || t.is(j, "CUDA_VERSION") {
-		return t.versionCondition(j)
+		return t.versionCondition(k, j)
 	}
 	if !t.is(j, "__CUDA_ARCH__") {
 		return condFrame{}
@@ -207,22 +218,117 @@ func (t *translator) redefinedInBlock(k int) string {
 	return ""
 }
 
-// versionCondition handles "#if CUDART_VERSION >= N" (or CUDA_VERSION) with
-// the macro at j: HIP defines neither, so the test is false and the block
-// is never compiled (findings inside become notes).
-func (t *translator) versionCondition(j int) condFrame {
-	op := string(t.text(j + 1))
-	if op != ">=" && op != ">" && op != "==" {
-		return condFrame{}
-	}
+// versionCondition handles "#if CUDART_VERSION >= N" (or CUDA_VERSION,
+// or <, <=, >, ==) whose # is at k and macro at j. HIP defines neither
+// macro, so the preprocessor reads it as 0; taken literally, HIP would be an
+// NVIDIA runtime older than CUDA 1.0, compiling every fallback for ancient
+// releases (cuda-samples' "CUDA 2.2 is required" branches) and none of the
+// code written for current ones. hipgen judges by content instead:
+//   - "at least N" (>=, >): when the block uses only what the target ROCm
+//     provides (no name the table lacks, no inline asm), HIP has what the
+//     block needs and the condition is made true for HIP; otherwise it
+//     stays false and the block is never compiled (findings inside become
+//     notes).
+//   - "older than N" (<, <=): the fallback of an "at least N" block
+//     elsewhere in the file; when that block is compiled for HIP, this one
+//     is made false for HIP, so the two never meet.
+//   - "== N" stays false.
+func (t *translator) versionCondition(k, j int) condFrame {
+	macro, op, num := string(t.text(j)), string(t.text(j+1)), string(t.text(j+2))
 	if v := t.tok(j + 2); !v.Directive || v.Kind != lex.Number {
 		return condFrame{}
 	}
 	if t.tok(j+3).Directive && !t.is(j+3, "#") {
 		return condFrame{}
 	}
-	t.report(j, diag.Warning, checkCUDAArch, "HIP does not define "+string(t.text(j))+", so \""+string(t.text(j))+" "+op+" "+string(t.text(j+2))+"\" is false and this block is never compiled for AMD GPUs; test HIP_VERSION (or __HIP_PLATFORM_AMD__) as well if its code is portable")
+	test := "\"" + macro + " " + op + " " + num + "\""
+	switch op {
+	case ">=", ">":
+		if why := t.blockUnportable(k); why == "" {
+			t.insert(int(t.tok(j).Start), "("+hipDefined+" || ")
+			t.insert(int(t.tok(j+2).End), ")")
+			t.report(j, diag.Note, checkCUDAArch, "HIP does not define "+macro+", but the block under "+test+" uses only what ROCm "+t.ver.String()+" provides: the condition now holds for HIP")
+			return condFrame{}
+		}
+	case "<", "<=":
+		if line := t.portableCounterpart(k, macro, num); line > 0 {
+			t.insert(int(t.tok(j).Start), "!("+hipDefined+") && ")
+			t.report(j, diag.Note, checkCUDAArch, "HIP does not define "+macro+"; "+test+" guards the fallback for CUDA releases older than the block at line "+strconv.Itoa(line)+", which HIP compiles: the condition now excludes HIP")
+			return condFrame{}
+		}
+		t.report(j, diag.Warning, checkCUDAArch, "HIP does not define "+macro+", so "+test+" is true for AMD GPUs: this block, meant for CUDA releases older than "+num+", is compiled there")
+		return condFrame{}
+	case "==":
+	default:
+		return condFrame{}
+	}
+	t.report(j, diag.Warning, checkCUDAArch, "HIP does not define "+macro+", so "+test+" is false and this block is never compiled for AMD GPUs; test HIP_VERSION (or __HIP_PLATFORM_AMD__) as well if its code is portable")
 	return condFrame{dead: true}
+}
+
+// hipDefined is true under hipcc (both passes) and HIP-CPU.
+const hipDefined = "defined(__HIP__) || defined(__HIP_CPU_RT__)"
+
+// blockUnportable returns why the block from the #if at k to its #else,
+// #elif or #endif cannot be compiled for the target ROCm (a CUDA name the
+// table lacks there, inline asm), or "" when nothing stands in its way.
+func (t *translator) blockUnportable(k int) string {
+	depth := 0
+	for i := k + 2; i < len(t.sig); i++ {
+		if t.is(i, "#") && t.tok(i).Directive && t.isLineStart(i) {
+			switch string(t.text(i + 1)) {
+			case "if", "ifdef", "ifndef":
+				depth++
+			case "endif":
+				if depth == 0 {
+					return ""
+				}
+				depth--
+			case "else", "elif":
+				if depth == 0 {
+					return ""
+				}
+			}
+			continue
+		}
+		if t.tok(i).Kind != lex.Ident {
+			continue
+		}
+		b := t.text(i)
+		if sp, ok := specialNames[string(b)]; ok && (sp.kind == spAsm || sp.kind == spHopper) {
+			return string(b)
+		}
+		e, ok := t.lookupIdent(b)
+		if !ok || e.Available(t.ver) && e.Status != hipmap.Unsupported {
+			continue
+		}
+		if _, ok := polyfills[string(b)]; ok || t.definesFunction(e.CUDA) {
+			continue
+		}
+		return string(b)
+	}
+	return ""
+}
+
+// portableCounterpart returns the line of an "#if MACRO >= N" (or >) block
+// with the same macro and N whose content ports, or 0.
+func (t *translator) portableCounterpart(k int, macro, num string) int {
+	for i := 0; i+4 < len(t.sig); i++ {
+		if i == k || !t.is(i, "#") || !t.tok(i).Directive || !t.is(i+1, "if") && !t.is(i+1, "elif") {
+			continue
+		}
+		if !t.is(i+2, macro) || !t.is(i+3, ">=") && !t.is(i+3, ">") || !t.is(i+4, num) {
+			continue
+		}
+		if t.tok(i+5).Directive && !t.is(i+5, "#") {
+			continue
+		}
+		if t.blockUnportable(i) == "" {
+			line, _ := t.position(int(t.tok(i).Start))
+			return line
+		}
+	}
+	return 0
 }
 
 // archMacro is the name value uses of __CUDA_ARCH__ become, and
