@@ -457,6 +457,13 @@ func (t *translator) unavailable(k int, e hipmap.Entry) {
 	if e.Note != "" {
 		msg += " (" + e.Note + ")"
 	}
+	if !e.MaxROCm.IsZero() && e.Status != hipmap.Unsupported {
+		// A name that changes later (FP8: FNUZ types in ROCm 6.2, CUDA's
+		// OCP formats from 6.3) names the later release too.
+		if later, ok := t.tbl.Identifier(e.CUDA, e.MaxROCm); ok && later.Available(e.MaxROCm) && later.HIP != e.HIP {
+			msg += "; from ROCm " + e.MaxROCm.String() + ": " + later.HIP
+		}
+	}
 	t.report(k, diag.Error, "unsupported-api", msg)
 }
 
