@@ -29,21 +29,9 @@ var dynamicSharedMacro = polyfill{name: dynamicSharedAligned, code: `#if defined
 // extern is at k. It leaves every token of the alignment and of T in place,
 // so they are translated like any other code.
 func (t *translator) dynamicShared(k int) {
-	j := k + 2 // after __shared__
-	alignFirst, alignLast := -1, -1
-	switch {
-	case t.is(j, "__align__") || t.is(j, "alignas"):
-		close := t.matching(j + 1)
-		if close < 0 {
-			return
-		}
-		alignFirst, alignLast, j = j+2, close-1, close+1
-	case t.is(j, "__attribute__") && t.is(j+1, "(") && t.is(j+2, "(") && t.is(j+3, "aligned") && t.is(j+4, "("):
-		close := t.matching(j + 4)
-		if close < 0 || !t.is(close+1, ")") || !t.is(close+2, ")") {
-			return
-		}
-		alignFirst, alignLast, j = j+5, close-1, close+3
+	alignFirst, alignLast, j := t.sharedAlignment(k + 2)
+	if j < 0 {
+		return
 	}
 	// The type runs up to the first declarator: name [ ] followed by , or ;
 	typeFirst := j
@@ -109,6 +97,28 @@ func (t *translator) dynamicShared(k int) {
 		msg += ", with the alignment"
 	}
 	t.report(k, diag.Note, "launch", msg)
+}
+
+// sharedAlignment reads an alignment at j, just after __shared__:
+// __align__(N), alignas(N) or __attribute__((aligned(N))). It returns the
+// first and last tokens of N (-1, -1 when there is none) and where the type
+// starts, or j < 0 when the alignment is malformed.
+func (t *translator) sharedAlignment(j int) (first, last, next int) {
+	switch {
+	case t.is(j, "__align__") || t.is(j, "alignas"):
+		close := t.matching(j + 1)
+		if close < 0 {
+			return -1, -1, -1
+		}
+		return j + 2, close - 1, close + 1
+	case t.is(j, "__attribute__") && t.is(j+1, "(") && t.is(j+2, "(") && t.is(j+3, "aligned") && t.is(j+4, "("):
+		close := t.matching(j + 4)
+		if close < 0 || !t.is(close+1, ")") || !t.is(close+2, ")") {
+			return -1, -1, -1
+		}
+		return j + 5, close - 1, close + 3
+	}
+	return -1, -1, j
 }
 
 // topLevelComma reports whether significant tokens first..last hold a
