@@ -24,7 +24,7 @@ var hipccCases = []string{
 	"wave_warpsize_generic", "wave_legacy_intrinsics", "wave_wide_mode",
 	"polyfills", "libcuxx_std", "cuda_arch_guards", "guard_macros_renamed", "kernel_pointer_cast",
 	"cuda_arch_older_blocks", "helper_cuda_library_guards", "builtin_proxy_arguments", "polyfill_atomic_i64",
-	"call_fixes_alloc", "callback_and_cudart_version", "cuda_arch_values", "polyfill_bfloat162_rocm52", "launch_ggl_dynamic_shared", "cudart_version_by_content",
+	"call_fixes_alloc", "callback_and_cudart_version", "cuda_arch_values", "polyfill_bfloat162_rocm52", "launch_ggl_dynamic_shared", "cudart_version_by_content", "family_bf16_return_float_rocm52",
 }
 
 // poisonCUDAHeaders fills dir with a file of the same name for every

@@ -374,6 +374,9 @@ func (t *translator) ident(k int) int {
 	if len(b) >= 4 && (b[0] == '_' || b[0] == 'u' || b[0] == 'l' || b[0] == 'a' || b[0] == 'n') && t.usePolyfill(k, b) {
 		return k + 1
 	}
+	if floatResults[string(b)] {
+		t.bf16Return(k)
+	}
 	// Qualified names such as cub::BlockReduce are looked up whole first.
 	if t.is(k+1, "::") && t.tok(k+2).Kind == lex.Ident && !t.is(k-1, "::") {
 		q := string(b) + "::" + string(t.text(k+2))
