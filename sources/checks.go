@@ -47,6 +47,7 @@ const (
 	spNamespace
 	spCGMember
 	spCGShuffle
+	spCUDAArch
 )
 
 // specialName is the rule for one identifier; name is the map's own key,
@@ -83,6 +84,7 @@ var specialNames = func() map[string]specialName {
 	for n := range cgShuffles {
 		add(spCGShuffle, n)
 	}
+	add(spCUDAArch, "__CUDA_ARCH__")
 	for n := range deviceWords {
 		if _, ok := m[n]; !ok {
 			add(spDevice, n)
@@ -154,6 +156,9 @@ func (t *translator) special(k int, b []byte) (next int, handled bool) {
 		return k + 1, true
 	case spShared:
 		t.needRuntime = true
+		if t.opts.Launch == LaunchGGL && t.is(k-1, "extern") {
+			t.dynamicShared(k - 1)
+		}
 		if t.wave.warpCode {
 			t.sharedArray(k)
 		}
@@ -213,6 +218,8 @@ func (t *translator) special(k int, b []byte) (next int, handled bool) {
 		if t.cgShuffleCall(k, s) {
 			return k + 2, true
 		}
+	case spCUDAArch:
+		t.cudaArchUse(k)
 		return k + 1, true
 	case spHopper:
 		t.report(k, diag.Error, "hopper-feature", s+": "+hopperWords[s]+" are an NVIDIA hardware feature with no AMD equivalent; rewrite this part for ROCm")

@@ -1,7 +1,10 @@
 package sources
 
 import (
+	"strconv"
+
 	"github.com/hipgen/hipgen/diag"
+	"github.com/hipgen/hipgen/sources/hipmap"
 	"github.com/hipgen/hipgen/sources/lex"
 )
 
@@ -9,8 +12,26 @@ import (
 // library headers (hipgen never lets those in). Blocks under "#if __CUDA_ARCH__ >=
 // 800" are therefore never compiled for AMD GPUs: the translator says so
 // once per block, and findings inside such a block become notes, since
-// they cannot break the HIP build. "#ifdef __CUDA_ARCH__" (device pass or
-// host pass) has an exact HIP spelling and is rewritten.
+// they cannot break the HIP build.
+//
+// The policy for every other use of __CUDA_ARCH__ (see cudaArchUse):
+//   - A test of its existence asks "is this the device pass?", which has an
+//     exact HIP spelling: #ifdef, #ifndef, defined(__CUDA_ARCH__) anywhere in
+//     a condition or a macro body, and a bare truth test in #if or #elif
+//     ("#if __CUDA_ARCH__", "#if !__CUDA_ARCH__ && X") all become
+//     __HIP_DEVICE_COMPILE__.
+//   - A comparison in #if or #elif stays: the preprocessor reads the
+//     undefined macro as 0, so "at least sm_XX" tests are false (the block
+//     analysis above) and "older than sm_XX" tests are true (olderArchBlock).
+//   - A value in code or in a macro body (constexpr int cc = __CUDA_ARCH__;
+//     static_assert, template arguments, printf) becomes HIPGEN_CUDA_ARCH,
+//     which the polyfill block defines as 1 in the device pass only, like
+//     __CUDA_ARCH__ under nvcc. 1 is below every NVIDIA compute capability,
+//     so code tests such as "cc >= GGML_CUDA_CC_VOLTA" pick the portable
+//     fallback, in agreement with the #if tests the preprocessor reads as
+//     0; and it is not 0, so a truth test still means "device pass".
+// A file that defines __CUDA_ARCH__ itself (to emulate an architecture)
+// keeps every use: they mean its definition.
 
 const checkCUDAArch = "cuda-arch-guard"
 
@@ -25,6 +46,8 @@ var cudaOnlyGuards = map[string]bool{
 type condFrame struct {
 	dead     bool // the current branch is never compiled by hipcc
 	archTest bool // the #if compared __CUDA_ARCH__ with a version
+	device   bool // the current branch is compiled in the device pass only
+	host     bool // the current branch is compiled in the host pass only
 }
 
 // conditional handles #if, #ifdef, #ifndef, #elif, #else and #endif at k.
@@ -37,27 +60,37 @@ func (t *translator) conditional(k int, word string) {
 			t.report(k+2, diag.Note, checkCUDAArch, string(t.text(k+2))+" guards a CUDA library header, which HIP builds never include: this block is not compiled for AMD GPUs")
 			break
 		}
-		t.conds = append(t.conds, condFrame{})
-		if t.is(k+2, "__CUDA_ARCH__") && (!t.tok(k+3).Directive || t.is(k+3, "#")) {
-			t.replace(k+2, "__HIP_DEVICE_COMPILE__")
-			t.report(k+2, diag.Note, checkCUDAArch, "#"+word+" __CUDA_ARCH__ became __HIP_DEVICE_COMPILE__: hipcc does not define __CUDA_ARCH__; this is the HIP way to tell the device pass from the host pass")
+		f := condFrame{}
+		if (t.is(k+2, "__CUDA_ARCH__") || t.is(k+2, "__HIP_DEVICE_COMPILE__")) && (!t.tok(k+3).Directive || t.is(k+3, "#")) {
+			// cudaArchUse rewrites the macro when the walk reaches it.
+			f.device, f.host = word == "ifdef", word == "ifndef"
 		}
+		t.conds = append(t.conds, f)
 	case "if":
 		t.conds = append(t.conds, t.archCondition(k))
 	case "elif":
 		if n := len(t.conds); n > 0 {
+			// The previous branch's state must not colour this one's findings.
+			t.conds[n-1] = condFrame{}
+			t.updateDeadOnHIP()
 			t.conds[n-1] = t.archCondition(k)
 		}
 	case "else":
 		if n := len(t.conds); n > 0 {
 			f := &t.conds[n-1]
 			f.dead = false // the #else of an arch test is what hipcc compiles
+			f.device, f.host = f.host, f.device
 		}
 	case "endif":
 		if n := len(t.conds); n > 0 {
 			t.conds = t.conds[:n-1]
 		}
 	}
+	t.updateDeadOnHIP()
+}
+
+// updateDeadOnHIP records whether any enclosing branch is never compiled.
+func (t *translator) updateDeadOnHIP() {
 	t.deadOnHIP = false
 	for _, f := range t.conds {
 		if f.dead {
@@ -71,16 +104,21 @@ func (t *translator) conditional(k int, word string) {
 // defined(__CUDA_ARCH__) &&) is false under hipcc.
 func (t *translator) archCondition(k int) condFrame {
 	j := k + 2
+	if (t.is(j, "__CUDA_ARCH__") || t.is(j, "__HIP_DEVICE_COMPILE__")) && t.endsDirective(j+1) {
+		return condFrame{device: true} // #if __CUDA_ARCH__
+	}
+	if t.is(j, "!") && t.is(j+1, "defined") && t.is(j+2, "(") && (t.is(j+3, "__CUDA_ARCH__") || t.is(j+3, "__HIP_DEVICE_COMPILE__")) && t.is(j+4, ")") && t.endsDirective(j+5) {
+		return condFrame{host: true} // #if !defined(__CUDA_ARCH__)
+	}
 	if t.is(j, "defined") {
 		j++
 		paren := t.is(j, "(")
 		if paren {
 			j++
 		}
-		if !t.is(j, "__CUDA_ARCH__") {
+		if !t.is(j, "__CUDA_ARCH__") && !t.is(j, "__HIP_DEVICE_COMPILE__") {
 			return condFrame{}
 		}
-		macro := j
 		j++
 		if paren {
 			if !t.is(j, ")") {
@@ -89,10 +127,9 @@ func (t *translator) archCondition(k int) condFrame {
 			j++
 		}
 		if !t.tok(j).Directive || t.is(j, "#") {
-			// #if defined(__CUDA_ARCH__) alone: the device pass.
-			t.replace(macro, "__HIP_DEVICE_COMPILE__")
-			t.report(k, diag.Note, checkCUDAArch, "defined(__CUDA_ARCH__) became defined(__HIP_DEVICE_COMPILE__): hipcc does not define __CUDA_ARCH__")
-			return condFrame{}
+			// #if defined(__CUDA_ARCH__) alone: the device pass
+			// (cudaArchUse rewrites the macro).
+			return condFrame{device: true}
 		}
 		if !t.is(j, "&&") {
 			return condFrame{}
@@ -100,7 +137,7 @@ func (t *translator) archCondition(k int) condFrame {
 		j++
 	}
 	if t.is(j, "CUDART_VERSION") || t.is(j, "CUDA_VERSION") {
-		return t.versionCondition(j)
+		return t.versionCondition(k, j)
 	}
 	if !t.is(j, "__CUDA_ARCH__") {
 		return condFrame{}
@@ -181,20 +218,228 @@ func (t *translator) redefinedInBlock(k int) string {
 	return ""
 }
 
-// versionCondition handles "#if CUDART_VERSION >= N" (or CUDA_VERSION) with
-// the macro at j: HIP defines neither, so the test is false and the block
-// is never compiled (findings inside become notes).
-func (t *translator) versionCondition(j int) condFrame {
-	op := string(t.text(j + 1))
-	if op != ">=" && op != ">" && op != "==" {
-		return condFrame{}
-	}
+// versionCondition handles "#if CUDART_VERSION >= N" (or CUDA_VERSION,
+// or <, <=, >, ==) whose # is at k and macro at j. HIP defines neither
+// macro, so the preprocessor reads it as 0; taken literally, HIP would be an
+// NVIDIA runtime older than CUDA 1.0, compiling every fallback for ancient
+// releases (cuda-samples' "CUDA 2.2 is required" branches) and none of the
+// code written for current ones. hipgen judges by content instead:
+//   - "at least N" (>=, >): when the block uses only what the target ROCm
+//     provides (no name the table lacks, no inline asm), HIP has what the
+//     block needs and the condition is made true for HIP; otherwise it
+//     stays false and the block is never compiled (findings inside become
+//     notes).
+//   - "older than N" (<, <=): the fallback of an "at least N" block
+//     elsewhere in the file; when that block is compiled for HIP, this one
+//     is made false for HIP, so the two never meet.
+//   - "== N" stays false.
+func (t *translator) versionCondition(k, j int) condFrame {
+	macro, op, num := string(t.text(j)), string(t.text(j+1)), string(t.text(j+2))
 	if v := t.tok(j + 2); !v.Directive || v.Kind != lex.Number {
 		return condFrame{}
 	}
 	if t.tok(j+3).Directive && !t.is(j+3, "#") {
 		return condFrame{}
 	}
-	t.report(j, diag.Warning, checkCUDAArch, "HIP does not define "+string(t.text(j))+", so \""+string(t.text(j))+" "+op+" "+string(t.text(j+2))+"\" is false and this block is never compiled for AMD GPUs; test HIP_VERSION (or __HIP_PLATFORM_AMD__) as well if its code is portable")
+	test := "\"" + macro + " " + op + " " + num + "\""
+	switch op {
+	case ">=", ">":
+		if why := t.blockUnportable(k); why == "" {
+			t.insert(int(t.tok(j).Start), "("+hipDefined+" || ")
+			t.insert(int(t.tok(j+2).End), ")")
+			t.report(j, diag.Note, checkCUDAArch, "HIP does not define "+macro+", but the block under "+test+" uses only what ROCm "+t.ver.String()+" provides: the condition now holds for HIP")
+			return condFrame{}
+		}
+	case "<", "<=":
+		if line := t.portableCounterpart(k, macro, num); line > 0 {
+			t.insert(int(t.tok(j).Start), "!("+hipDefined+") && ")
+			t.report(j, diag.Note, checkCUDAArch, "HIP does not define "+macro+"; "+test+" guards the fallback for CUDA releases older than the block at line "+strconv.Itoa(line)+", which HIP compiles: the condition now excludes HIP")
+			return condFrame{}
+		}
+		t.report(j, diag.Warning, checkCUDAArch, "HIP does not define "+macro+", so "+test+" is true for AMD GPUs: this block, meant for CUDA releases older than "+num+", is compiled there")
+		return condFrame{}
+	case "==":
+	default:
+		return condFrame{}
+	}
+	t.report(j, diag.Warning, checkCUDAArch, "HIP does not define "+macro+", so "+test+" is false and this block is never compiled for AMD GPUs; test HIP_VERSION (or __HIP_PLATFORM_AMD__) as well if its code is portable")
 	return condFrame{dead: true}
+}
+
+// hipDefined is true under hipcc (both passes) and HIP-CPU.
+const hipDefined = "defined(__HIP__) || defined(__HIP_CPU_RT__)"
+
+// blockUnportable returns why the block from the #if at k to its #else,
+// #elif or #endif cannot be compiled for the target ROCm (a CUDA name the
+// table lacks there, inline asm), or "" when nothing stands in its way.
+func (t *translator) blockUnportable(k int) string {
+	depth := 0
+	for i := k + 2; i < len(t.sig); i++ {
+		if t.is(i, "#") && t.tok(i).Directive && t.isLineStart(i) {
+			switch string(t.text(i + 1)) {
+			case "if", "ifdef", "ifndef":
+				depth++
+			case "endif":
+				if depth == 0 {
+					return ""
+				}
+				depth--
+			case "else", "elif":
+				if depth == 0 {
+					return ""
+				}
+			}
+			continue
+		}
+		if t.tok(i).Kind != lex.Ident {
+			continue
+		}
+		b := t.text(i)
+		if sp, ok := specialNames[string(b)]; ok && (sp.kind == spAsm || sp.kind == spHopper) {
+			return string(b)
+		}
+		e, ok := t.lookupIdent(b)
+		if !ok || e.Available(t.ver) && e.Status != hipmap.Unsupported {
+			continue
+		}
+		if _, ok := polyfills[string(b)]; ok || t.definesFunction(e.CUDA) {
+			continue
+		}
+		return string(b)
+	}
+	return ""
+}
+
+// portableCounterpart returns the line of an "#if MACRO >= N" (or >) block
+// with the same macro and N whose content ports, or 0.
+func (t *translator) portableCounterpart(k int, macro, num string) int {
+	for i := 0; i+4 < len(t.sig); i++ {
+		if i == k || !t.is(i, "#") || !t.tok(i).Directive || !t.is(i+1, "if") && !t.is(i+1, "elif") {
+			continue
+		}
+		if !t.is(i+2, macro) || !t.is(i+3, ">=") && !t.is(i+3, ">") || !t.is(i+4, num) {
+			continue
+		}
+		if t.tok(i+5).Directive && !t.is(i+5, "#") {
+			continue
+		}
+		if t.blockUnportable(i) == "" {
+			line, _ := t.position(int(t.tok(i).Start))
+			return line
+		}
+	}
+	return 0
+}
+
+// archMacro is the name value uses of __CUDA_ARCH__ become, and
+// archMacroValue its value in the device pass (see the policy above).
+const (
+	archMacro      = "HIPGEN_CUDA_ARCH"
+	archMacroValue = "1"
+)
+
+// cudaArchUse handles the identifier __CUDA_ARCH__ at k, in code or in a
+// directive, following the policy at the top of this file.
+func (t *translator) cudaArchUse(k int) {
+	if t.definesArchItself() {
+		return // the file defines __CUDA_ARCH__ itself: its tests mean that definition
+	}
+	word := ""
+	if t.tok(k).Directive {
+		word = t.directiveWord(k)
+	}
+	switch word {
+	case "undef":
+		return
+	case "ifdef", "ifndef":
+		if t.is(k-1, word) {
+			t.replace(k, "__HIP_DEVICE_COMPILE__")
+			t.report(k, diag.Note, checkCUDAArch, "#"+word+" __CUDA_ARCH__ became __HIP_DEVICE_COMPILE__: hipcc does not define __CUDA_ARCH__; this is the HIP way to tell the device pass from the host pass")
+		}
+		return
+	}
+	if t.is(k-1, "defined") || t.is(k-1, "(") && t.is(k-2, "defined") {
+		t.replace(k, "__HIP_DEVICE_COMPILE__")
+		t.report(k, diag.Note, checkCUDAArch, "defined(__CUDA_ARCH__) became defined(__HIP_DEVICE_COMPILE__): hipcc does not define __CUDA_ARCH__; this is the HIP way to tell the device pass from the host pass")
+		return
+	}
+	if word == "if" || word == "elif" {
+		if t.isTruthTest(k) {
+			t.replace(k, "__HIP_DEVICE_COMPILE__")
+			t.report(k, diag.Note, checkCUDAArch, "the truth test of __CUDA_ARCH__ became __HIP_DEVICE_COMPILE__: under nvcc it is true in the device pass only, and so is __HIP_DEVICE_COMPILE__ under hipcc")
+		}
+		// A comparison: the preprocessor reads the undefined macro as 0.
+		return
+	}
+	if word != "" && word != "define" {
+		return // #error, #pragma, #line: text, not a value
+	}
+	t.replace(k, archMacro)
+	if t.polyfills == nil {
+		t.polyfills = map[string]int{}
+	}
+	if _, seen := t.polyfills["__CUDA_ARCH__"]; !seen {
+		t.polyfills["__CUDA_ARCH__"] = int(t.tok(k).Start)
+	}
+	msg := "__CUDA_ARCH__ used as a value became " + archMacro + ", defined as " + archMacroValue + " in the device pass only (as nvcc defines __CUDA_ARCH__): 1 is below every NVIDIA compute capability, so tests of the value pick the portable code path, as the #if tests do, which read the undefined __CUDA_ARCH__ as 0"
+	if word == "" && !t.inDevicePass() {
+		t.report(k, diag.Warning, checkCUDAArch, msg+"; this use is not under #ifdef __CUDA_ARCH__, and hipcc's host pass also compiles device functions, where "+archMacro+" is undefined: guard it with #ifdef __HIP_DEVICE_COMPILE__")
+		return
+	}
+	t.report(k, diag.Note, checkCUDAArch, msg)
+}
+
+// directiveWord returns the keyword of the directive whose line holds the
+// significant token k ("if", "define", ...).
+func (t *translator) directiveWord(k int) string {
+	j := k
+	for j > 0 && t.tok(j).Directive && !(t.is(j, "#") && t.isLineStart(j)) {
+		j--
+	}
+	if !t.is(j, "#") {
+		return ""
+	}
+	return string(t.text(j + 1))
+}
+
+// isTruthTest reports whether __CUDA_ARCH__ at k, in #if or #elif, is an
+// operand of !, && or || (or the whole condition) rather than compared or
+// computed with.
+func (t *translator) isTruthTest(k int) bool {
+	prev := string(t.text(k - 1))
+	if prev != "if" && prev != "elif" && prev != "!" && prev != "&&" && prev != "||" && prev != "(" {
+		return false
+	}
+	return t.endsDirective(k+1) || t.is(k+1, "&&") || t.is(k+1, "||") || t.is(k+1, ")")
+}
+
+// inDevicePass reports whether the current branch is compiled in the
+// device pass only (#ifdef __CUDA_ARCH__ and its spellings).
+func (t *translator) inDevicePass() bool {
+	for _, f := range t.conds {
+		if f.device {
+			return true
+		}
+	}
+	return false
+}
+
+// definesArchItself reports whether the file has "#define __CUDA_ARCH__".
+func (t *translator) definesArchItself() bool {
+	if t.archDefined == 0 {
+		t.archDefined = -1
+		for k := 2; k < len(t.sig); k++ {
+			if t.is(k, "__CUDA_ARCH__") && t.is(k-1, "define") && t.is(k-2, "#") && t.tok(k).Directive {
+				t.archDefined = 1
+				break
+			}
+		}
+	}
+	return t.archDefined > 0
+}
+
+// endsDirective reports whether significant token k is past the end of the
+// directive line being read.
+func (t *translator) endsDirective(k int) bool {
+	return !t.tok(k).Directive || t.is(k, "#") && t.isLineStart(k)
 }

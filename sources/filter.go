@@ -86,6 +86,9 @@ func anyFilterFor(tbl *hipmap.Table) *nameFilter {
 	for q := range polyfills {
 		f.add(q)
 	}
+	for n := range floatResults {
+		f.add(n)
+	}
 	anyFilters[tbl] = f
 	return f
 }

@@ -26,6 +26,8 @@ type polyfill struct {
 	why  string
 	// overload: HIP has the name, but not the overload the call needs.
 	overload bool
+	// typ: the name is a type, used without a call.
+	typ bool
 }
 
 // hipVersionAtLeast55 is true on ROCm 5.5 and later, where HIP has the
@@ -94,16 +96,34 @@ var polyfills = map[string]polyfill{
   return __hisnan(a) ? b : __hisnan(b) ? a : __hlt(a, b) ? a : b;
 #endif
 }`},
+	// Not a function: value uses of __CUDA_ARCH__ (cudaarch.go).
+	"__CUDA_ARCH__": {name: archMacro, code: "#if defined(__HIP_DEVICE_COMPILE__)\n#define " + archMacro + " " + archMacroValue + "\n#endif"},
+	// Not a function: the aligned HIP_DYNAMIC_SHARED (dynshared.go).
+	dynamicSharedAligned: dynamicSharedMacro,
+	"nv_bfloat162":       bfloat162,
+	"__nv_bfloat162":     bfloat162,
 	"__bfloat162float": {name: "hipgen_bfloat162float", why: "ROCm before 5.7 has only the hip_bfloat16 class, which converts to float", code: `template <class B>
 __host__ __device__ static inline float hipgen_bfloat162float(B b) { return static_cast<float>(b); }`},
 	"__float2bfloat16": {name: "hipgen_float2bfloat16", why: "ROCm before 5.7 has only the hip_bfloat16 class, which is built from a float", code: `__host__ __device__ static inline hip_bfloat16 hipgen_float2bfloat16(float f) { return hip_bfloat16(f); }`},
 }
 
+// bfloat162 stands in for CUDA's pair of bfloat16 values before ROCm 5.7,
+// whose hip/hip_bfloat16.h has only the scalar class: the same members x
+// and y, built from two values or two floats (as "{0.0f, 0.0f}" builds
+// CUDA's). Storage and member access port; bf162 intrinsics do not, and
+// the table reports each of them.
+var bfloat162 = polyfill{name: "hipgen_bfloat162", typ: true, why: "ROCm before 5.7 has no paired bfloat16 type; a struct of two hip_bfloat16 with CUDA's members x and y stands in (the bf162 intrinsics are not polyfilled)", code: `struct hipgen_bfloat162 {
+  hip_bfloat16 x, y;
+  hipgen_bfloat162() = default;
+  __host__ __device__ hipgen_bfloat162(hip_bfloat16 a, hip_bfloat16 b) : x(a), y(b) {}
+  __host__ __device__ hipgen_bfloat162(float a, float b) : x(a), y(b) {}
+};`}
+
 // usePolyfill renames the CUDA name at k when no table entry serves the
 // target ROCm and a polyfill exists. It reports whether it did.
 func (t *translator) usePolyfill(k int, b []byte) bool {
 	p, ok := polyfills[string(b)]
-	if !ok || !t.is(k+1, "(") {
+	if !ok || !p.typ && !t.is(k+1, "(") || p.typ && (t.is(k-1, ".") || t.is(k-1, "->") || t.is(k-1, "::")) {
 		return false
 	}
 	if (string(b) == "atomicMax" || string(b) == "atomicMin") && !t.isSigned64Pointer(k+1) {
@@ -147,9 +167,14 @@ func (t *translator) polyfillBlock() (string, int) {
 	sort.Strings(names)
 	var b strings.Builder
 	b.WriteString(polyfillBegin + "\n")
+	written := map[string]bool{}
 	for _, n := range names {
 		p := polyfills[n]
-		guard := "HIPGEN_POLYFILL_" + strings.ToUpper(strings.TrimPrefix(p.name, "hipgen_"))
+		if written[p.name] {
+			continue // two CUDA spellings of one type
+		}
+		written[p.name] = true
+		guard := "HIPGEN_POLYFILL_" + strings.TrimPrefix(strings.ToUpper(p.name), "HIPGEN_")
 		b.WriteString("#ifndef " + guard + "\n#define " + guard + "\n" + p.code + "\n#endif\n")
 	}
 	b.WriteString(polyfillEnd + "\n")

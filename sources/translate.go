@@ -52,6 +52,7 @@ type translator struct {
 	conds           []condFrame // #if nesting, see cudaarch.go
 	deadOnHIP       bool        // inside a block hipcc never compiles
 	fp8Noted        bool        // the FP8 format warning is given once per file
+	archDefined     int8        // the file #defines __CUDA_ARCH__: 1 yes, -1 no, 0 not yet known
 	cutlassNoted    bool        // so is the CUTLASS namespace error
 	coalescedNoted  bool        // and the coalesced-group hazard
 	nsScopes        []nsScope   // namespace aliases and using-directives, see qualified.go
@@ -390,8 +391,11 @@ func (t *translator) ident(k int) int {
 	if len(b) > 6 && t.tok(k).Directive && t.guardMacro(k) {
 		return k + 1
 	}
-	if len(b) >= 4 && (b[0] == '_' || b[0] == 'u' || b[0] == 'l' || b[0] == 'a') && t.usePolyfill(k, b) {
+	if len(b) >= 4 && (b[0] == '_' || b[0] == 'u' || b[0] == 'l' || b[0] == 'a' || b[0] == 'n') && t.usePolyfill(k, b) {
 		return k + 1
+	}
+	if floatResults[string(b)] {
+		t.bf16Return(k)
 	}
 	// Qualified names such as cub::BlockReduce are looked up whole first,
 	// longest prefix first (see qualified.go).
@@ -469,6 +473,13 @@ func (t *translator) unavailable(k int, e hipmap.Entry) {
 	}
 	if e.Note != "" {
 		msg += " (" + e.Note + ")"
+	}
+	if !e.MaxROCm.IsZero() && e.Status != hipmap.Unsupported {
+		// A name that changes later (FP8: FNUZ types in ROCm 6.2, CUDA's
+		// OCP formats from 6.3) names the later release too.
+		if later, ok := t.tbl.Identifier(e.CUDA, e.MaxROCm); ok && later.Available(e.MaxROCm) && later.HIP != e.HIP {
+			msg += "; from ROCm " + e.MaxROCm.String() + ": " + later.HIP
+		}
 	}
 	t.report(k, diag.Error, "unsupported-api", msg)
 }

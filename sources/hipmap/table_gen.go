@@ -2,7 +2,7 @@
 
 package hipmap
 
-const generatedVersion = "43a37e2ae7393f0b"
+const generatedVersion = "5c7474f9f7157821"
 
 // generatedEntries are the parsed data files, sorted like Table.entries.
 var generatedEntries = [...]Entry{
@@ -8320,6 +8320,7 @@ var generatedEntries = [...]Entry{
 	{"nv_bfloat16", "hip_bfloat16", "bf16", 0, 0, Version{0, 0}, Version{5, 7}, "hip/hip_bfloat16.h's class: no CUDA-style intrinsics; convert through float"},
 	{"nv_bfloat16", "__hip_bfloat16", "bf16", 0, 0, Version{5, 7}, Version{0, 0}, ""},
 	{"nv_bfloat162", "__hip_bfloat162", "bf16", 0, 0, Version{5, 7}, Version{0, 0}, ""},
+	{"nvcuda", "", "wmma", 1, 0, Version{0, 0}, Version{0, 0}, "WMMA (nvcuda::wmma): rocWMMA (rocwmma/rocwmma.hpp) has a similar but different API; port the tiles by hand"},
 	{"nvrtcAddNameExpression", "hiprtcAddNameExpression", "nvrtc", 0, 0, Version{0, 0}, Version{0, 0}, ""},
 	{"nvrtcCompileProgram", "hiprtcCompileProgram", "nvrtc", 0, 0, Version{0, 0}, Version{0, 0}, ""},
 	{"nvrtcCreateProgram", "hiprtcCreateProgram", "nvrtc", 0, 0, Version{0, 0}, Version{0, 0}, ""},

@@ -13,7 +13,7 @@ import (
 var wantFamilies = []string{
 	"bf16", "complex", "cooperative_groups", "cub", "cublas", "cublaslt", "cufft",
 	"curand", "cusolver", "cusparse", "cutensor", "device", "driver", "fp16", "fp8",
-	"headers", "math", "nvrtc", "nvtx", "runtime", "thrust", "vector",
+	"headers", "math", "nvrtc", "nvtx", "runtime", "thrust", "vector", "wmma",
 }
 
 // minRenames is the breadth goal: distinct CUDA names (identifiers and
