@@ -80,13 +80,15 @@ func (t *translator) dynamicShared(k int) {
 		t.edits = append(t.edits, edit{int(t.tok(k).Start), int(t.tok(typeFirst).Start), open})
 	}
 	t.edits = append(t.edits, edit{int(t.tok(typeLast).End), int(t.tok(j).Start), ", "})
-	// "a[], b[];" becomes one macro per name; the repeated type and
-	// alignment are copies of the source text.
+	// "a[], b[];" becomes one macro per name. The later ones take the
+	// type and alignment of the first by __typeof__ and __alignof__, not
+	// as copies of the source text, which would escape translation.
+	first := string(t.text(j))
 	again := ") " + open
 	if alignFirst >= 0 {
-		again += t.span(alignFirst, alignLast) + ", "
+		again += "__alignof__(" + first + "), "
 	}
-	again += t.span(typeFirst, typeLast) + ", "
+	again += "__typeof__(" + first + "[0]), "
 	for i, n := range names[:len(names)-1] {
 		t.edits = append(t.edits, edit{int(t.tok(n).End), int(t.tok(names[i+1]).Start), again})
 	}
