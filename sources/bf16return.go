@@ -45,61 +45,48 @@ func (t *translator) bf16Return(k int) {
 // of the function whose body holds k ("T name(...) {", "T name<A>(...) {"),
 // or -1.
 func (t *translator) enclosingReturnType(k int) int {
-	depth := 0
-	for i := k - 1; i >= 0; i-- {
-		if t.tok(i).Kind != lex.Punct {
+	for i := t.openAround(k); i >= 0; i = t.openAround(i) {
+		if !t.is(i-1, ")") {
 			continue
 		}
-		switch string(t.text(i)) {
-		case "}":
-			depth++
-		case "{":
-			if depth > 0 {
-				depth--
-				continue
+		// Find the "(" of the parameter list, then the name.
+		open := -1
+		d := 0
+		for j := i - 1; j >= 0; j-- {
+			if t.is(j, ")") {
+				d++
+			} else if t.is(j, "(") {
+				d--
+				if d == 0 {
+					open = j
+					break
+				}
 			}
-			if !t.is(i-1, ")") {
-				continue
-			}
-			// Find the "(" of the parameter list, then the name.
-			open := -1
-			d := 0
-			for j := i - 1; j >= 0; j-- {
-				if t.is(j, ")") {
+		}
+		name := open - 1
+		if t.is(name, ">") {
+			for d = 0; name >= 0; name-- {
+				if t.is(name, ">") {
 					d++
-				} else if t.is(j, "(") {
+				} else if t.is(name, "<") {
 					d--
 					if d == 0 {
-						open = j
 						break
 					}
 				}
 			}
-			name := open - 1
-			if t.is(name, ">") {
-				for d = 0; name >= 0; name-- {
-					if t.is(name, ">") {
-						d++
-					} else if t.is(name, "<") {
-						d--
-						if d == 0 {
-							break
-						}
-					}
-				}
-				name--
-			}
-			if open < 0 || name < 1 || t.tok(name).Kind != lex.Ident {
-				return -1
-			}
-			if controlWords[string(t.text(name))] || t.is(name, "for") || t.is(name, "catch") {
-				continue // a block inside the body
-			}
-			if t.tok(name-1).Kind != lex.Ident {
-				return -1
-			}
-			return name - 1
+			name--
 		}
+		if open < 0 || name < 1 || t.tok(name).Kind != lex.Ident {
+			return -1
+		}
+		if controlWords[string(t.text(name))] || t.is(name, "for") || t.is(name, "catch") {
+			continue // a block inside the body
+		}
+		if t.tok(name-1).Kind != lex.Ident {
+			return -1
+		}
+		return name - 1
 	}
 	return -1
 }

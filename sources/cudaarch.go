@@ -178,26 +178,44 @@ func (t *translator) olderArchBlock(k, j int, op string) {
 	t.report(j, diag.Warning, checkCUDAArch, "hipcc does not define __CUDA_ARCH__, so "+test+" is true for AMD GPUs: this block, meant for older NVIDIA GPUs, is compiled there")
 }
 
+// directiveStart reports whether the i-th significant token is the "#"
+// starting a preprocessor line.
+func (t *translator) directiveStart(i int) bool {
+	return t.is(i, "#") && t.tok(i).Directive && t.isLineStart(i)
+}
+
+// condBlockEnd returns the position of the "#" of the #else, #elif or
+// #endif that ends the conditional block whose text starts at from
+// (nested #if blocks included), or len(sig).
+func (t *translator) condBlockEnd(from int) int {
+	depth := 0
+	for i := from; i < len(t.sig); i++ {
+		if !t.directiveStart(i) {
+			continue
+		}
+		switch string(t.text(i + 1)) {
+		case "if", "ifdef", "ifndef":
+			depth++
+		case "endif":
+			if depth == 0 {
+				return i
+			}
+			depth--
+		case "else", "elif":
+			if depth == 0 {
+				return i
+			}
+		}
+	}
+	return len(t.sig)
+}
+
 // redefinedInBlock returns the name of a function defined between the #if
 // at k and its #else, #elif or #endif that the table says HIP provides in
 // the target ROCm, or "".
 func (t *translator) redefinedInBlock(k int) string {
-	depth := 0
-	for i := k + 1; i < len(t.sig); i++ {
-		if t.is(i, "#") && t.tok(i).Directive && t.isLineStart(i) {
-			switch string(t.text(i + 1)) {
-			case "if", "ifdef", "ifndef":
-				depth++
-			case "endif":
-				if depth == 0 {
-					return ""
-				}
-				depth--
-			case "else", "elif":
-				if depth == 0 {
-					return ""
-				}
-			}
+	for i, end := k+1, t.condBlockEnd(k+1); i < end; i++ {
+		if t.directiveStart(i) {
 			continue
 		}
 		if t.tok(i).Directive || t.tok(i).Kind != lex.Ident || !t.is(i+1, "(") {
@@ -273,22 +291,8 @@ const hipDefined = "defined(__HIP__) || defined(__HIP_CPU_RT__)"
 // #elif or #endif cannot be compiled for the target ROCm (a CUDA name the
 // table lacks there, inline asm), or "" when nothing stands in its way.
 func (t *translator) blockUnportable(k int) string {
-	depth := 0
-	for i := k + 2; i < len(t.sig); i++ {
-		if t.is(i, "#") && t.tok(i).Directive && t.isLineStart(i) {
-			switch string(t.text(i + 1)) {
-			case "if", "ifdef", "ifndef":
-				depth++
-			case "endif":
-				if depth == 0 {
-					return ""
-				}
-				depth--
-			case "else", "elif":
-				if depth == 0 {
-					return ""
-				}
-			}
+	for i, end := k+2, t.condBlockEnd(k+2); i < end; i++ {
+		if t.directiveStart(i) {
 			continue
 		}
 		if t.tok(i).Kind != lex.Ident {

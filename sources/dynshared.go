@@ -149,22 +149,9 @@ func (t *translator) topLevelComma(first, last int) bool {
 // list, or an if/for/while inside a body), unlike those of a namespace,
 // extern "C" or a class.
 func (t *translator) inFunctionBody(k int) bool {
-	depth := 0
-	for i := k - 1; i >= 0; i-- {
-		if t.tok(i).Kind != lex.Punct {
-			continue
-		}
-		switch string(t.text(i)) {
-		case "}":
-			depth++
-		case "{":
-			if depth > 0 {
-				depth--
-				continue
-			}
-			if t.is(i-1, ")") || t.is(i-1, "const") || t.is(i-1, "noexcept") || t.is(i-1, "mutable") {
-				return true
-			}
+	for i := t.openAround(k); i >= 0; i = t.openAround(i) {
+		if t.is(i-1, ")") || t.is(i-1, "const") || t.is(i-1, "noexcept") || t.is(i-1, "mutable") {
+			return true
 		}
 	}
 	return false

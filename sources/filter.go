@@ -156,7 +156,7 @@ func (t *translator) release() {
 	t.toks, t.sig = nil, nil
 	tokenPool.Put(&toks)
 	sigPool.Put(&sig)
-	for _, b := range []*[]int32{&t.closeOf, &t.blockEnd} {
+	for _, b := range []*[]int32{&t.closeOf, &t.blockEnd, &t.blockOpen} {
 		if *b != nil {
 			buf := (*b)[:0]
 			*b = nil

@@ -103,11 +103,26 @@ func (t *translator) matchBlocks() {
 			open = append(open, int32(j))
 		}
 	}
+	t.blockOpen = getSigBuffer(n)[:n]
+	copy(t.blockOpen, t.blockEnd)
 	for j, o := range t.blockEnd {
 		if o >= 0 {
 			t.blockEnd[j] = closeOf[o]
 		}
 	}
+}
+
+// openAround returns the position of the innermost "{" around the k-th
+// significant token (for a "{", the one around it), or -1 at file scope.
+// Calling it again on the result walks outwards.
+func (t *translator) openAround(k int) int {
+	if t.blockEnd == nil {
+		t.matchBlocks()
+	}
+	if k < 0 || k >= len(t.blockOpen) {
+		return -1
+	}
+	return int(t.blockOpen[k])
 }
 
 // resolveAlias returns the namespace an alias in scope at k stands for,

@@ -57,6 +57,7 @@ type translator struct {
 	coalescedNoted  bool        // and the coalesced-group hazard
 	nsScopes        []nsScope   // namespace aliases and using-directives, see qualified.go
 	blockEnd        []int32     // see enclosingBlockEnd
+	blockOpen       []int32     // see openAround
 	closeOf         []int32     // see matching
 	tails           *nameFilter // see usingDirectiveName
 	anyName         *nameFilter // see anyFilterFor
