@@ -67,7 +67,7 @@ func (t *translator) assemble() []byte {
 			continue
 		}
 		b.Write(src[pos:e.start])
-		if n := b.Len(); n > 0 && e.text != "" && startsWord(e.text[0]) && (b.Bytes()[n-1] == '"' || b.Bytes()[n-1] == '\'') {
+		if n := b.Len(); n > 0 && e.text != "" && startsWord(e.text[0]) && (b.Bytes()[n-1] == '"' || b.Bytes()[n-1] == '\'' || t.literalEndsAt(e.start)) {
 			b.WriteByte(' ') // or the word would read as a literal's suffix
 		}
 		b.WriteString(e.text)
@@ -147,4 +147,18 @@ func (t *translator) lineEnd(off int) int {
 
 func startsWord(c byte) bool {
 	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
+
+// literalEndsAt reports whether a string, character or number token
+// (user-defined suffix included) ends at offset off of the source.
+func (t *translator) literalEndsAt(off int) bool {
+	i := sort.Search(len(t.toks), func(i int) bool { return int(t.toks[i].End) >= off })
+	if i == len(t.toks) || int(t.toks[i].End) != off {
+		return false
+	}
+	switch t.toks[i].Kind {
+	case lex.String, lex.Char, lex.Number:
+		return true
+	}
+	return false
 }
