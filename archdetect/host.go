@@ -116,6 +116,12 @@ func runReal(name string, args ...string) ([]byte, error) {
 	if filepath.Base(name) == "hipcc" && os.Getenv("HIP_PLATFORM") == "" {
 		cmd.Env = append(cmd.Env, "HIP_PLATFORM=amd")
 	}
+	// A private TMPDIR, removed afterwards: hipcc (ROCm 5.2's clang)
+	// leaves an empty directory in TMPDIR on every compile.
+	if tmp, err := os.MkdirTemp("", "hipgen-probe"); err == nil {
+		defer os.RemoveAll(tmp)
+		cmd.Env = append(cmd.Env, "TMPDIR="+tmp)
+	}
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()
