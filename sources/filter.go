@@ -35,93 +35,62 @@ func (f *nameFilter) mayContain(b []byte) bool {
 	return f.bits[h/64]&(1<<(h%64)) != 0
 }
 
+// tableFilters are the name filters the translator consults, built once
+// per table in one pass over its entries.
+type tableFilters struct {
+	// names are the table's identifiers, and the first parts of its
+	// qualified names (a namespace such as cub may be looked up alone).
+	names nameFilter
+	// any is every identifier some rule of the translator looks at: the
+	// table's names, the special names, the polyfilled names and the
+	// float conversions. An identifier it rejects, outside a directive,
+	// not followed by "::" and with no using-directive in scope, is copied
+	// as it is without further questions.
+	any nameFilter
+	// tails are the last parts of the qualified names of the table and of
+	// the polyfills (reduce of cooperative_groups::reduce): the names a
+	// using-directive can bring in.
+	tails nameFilter
+}
+
 var (
 	filtersMu sync.Mutex
-	filters   = map[*hipmap.Table]*nameFilter{}
+	filters   = map[*hipmap.Table]*tableFilters{}
 )
 
-// filterFor returns the filter of a table's identifiers, built once.
-func filterFor(tbl *hipmap.Table) *nameFilter {
+// filtersFor returns the filters of a table, built on first use.
+func filtersFor(tbl *hipmap.Table) *tableFilters {
 	filtersMu.Lock()
 	defer filtersMu.Unlock()
 	if f, ok := filters[tbl]; ok {
 		return f
 	}
-	f := &nameFilter{}
+	f := &tableFilters{}
+	addTail := func(q string) {
+		if i := strings.LastIndex(q, "::"); i >= 0 {
+			f.tails.add(q[i+2:])
+		}
+	}
 	for _, e := range tbl.Entries() {
 		if e.Kind != hipmap.Identifier {
 			continue
 		}
-		// Qualified names are looked up whole elsewhere; their first part
-		// (a namespace such as cub) may also be looked up alone.
 		name, _, _ := strings.Cut(e.CUDA, "::")
-		f.add(name)
-		f.add(e.CUDA)
+		f.names.add(name)
+		f.names.add(e.CUDA)
+		addTail(e.CUDA)
 	}
-	filters[tbl] = f
-	return f
-}
-
-var (
-	anyMu      sync.Mutex
-	anyFilters = map[*hipmap.Table]*nameFilter{}
-)
-
-// anyFilterFor returns the filter of every identifier some rule of the
-// translator looks at: the table's names, the special names and the
-// polyfilled ones. An identifier it rejects, outside a directive, not
-// followed by "::" and with no using-directive in scope, is copied as it
-// is without further questions.
-func anyFilterFor(tbl *hipmap.Table) *nameFilter {
-	anyMu.Lock()
-	defer anyMu.Unlock()
-	if f, ok := anyFilters[tbl]; ok {
-		return f
-	}
-	f := &nameFilter{}
-	table := filterFor(tbl)
-	for i := range f.bits {
-		f.bits[i] = table.bits[i] | specialFilter.bits[i]
+	for i := range f.any.bits {
+		f.any.bits[i] = f.names.bits[i] | specialFilter.bits[i]
 	}
 	for q := range polyfills {
-		f.add(q)
-	}
-	for n := range floatResults {
-		f.add(n)
-	}
-	anyFilters[tbl] = f
-	return f
-}
-
-var (
-	tailsMu sync.Mutex
-	tails   = map[*hipmap.Table]*nameFilter{}
-)
-
-// tailsFor returns the filter of the last parts of a table's qualified
-// identifiers and of the qualified names with polyfills (reduce of
-// cooperative_groups::reduce): the names a using-directive can bring in.
-func tailsFor(tbl *hipmap.Table) *nameFilter {
-	tailsMu.Lock()
-	defer tailsMu.Unlock()
-	if f, ok := tails[tbl]; ok {
-		return f
-	}
-	f := &nameFilter{}
-	addTail := func(q string) {
-		if i := strings.LastIndex(q, "::"); i >= 0 {
-			f.add(q[i+2:])
-		}
-	}
-	for _, e := range tbl.Entries() {
-		if e.Kind == hipmap.Identifier {
-			addTail(e.CUDA)
-		}
-	}
-	for q := range polyfills {
+		f.any.add(q)
 		addTail(q)
 	}
-	tails[tbl] = f
+	for n := range floatResults {
+		f.any.add(n)
+	}
+	filters[tbl] = f
 	return f
 }
 
@@ -156,7 +125,7 @@ func (t *translator) release() {
 	t.toks, t.sig = nil, nil
 	tokenPool.Put(&toks)
 	sigPool.Put(&sig)
-	for _, b := range []*[]int32{&t.closeOf, &t.blockEnd, &t.blockOpen} {
+	for _, b := range []*[]int32{&t.closeOf, &t.blockOpen} {
 		if *b != nil {
 			buf := (*b)[:0]
 			*b = nil
@@ -169,7 +138,5 @@ func (t *translator) release() {
 // translator needs on first use, so a caller can overlap that with its own
 // start-up (reading the manifest, walking directories).
 func Warm() {
-	tbl := hipmap.Default()
-	anyFilterFor(tbl)
-	tailsFor(tbl)
+	filtersFor(hipmap.Default())
 }

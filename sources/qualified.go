@@ -61,63 +61,41 @@ func (t *translator) namespaceDecl(k int) int {
 }
 
 // enclosingBlockEnd returns the position of the brace closing the block
-// around k, or the end of the file at namespace scope of the file. The
-// braces of the file are matched once, on the first call.
+// around k, or the end of the file at namespace scope of the file (or
+// when that block is never closed).
 func (t *translator) enclosingBlockEnd(k int) int {
-	if t.blockEnd == nil {
-		t.matchBlocks()
-	}
-	if e := t.blockEnd[k]; e >= 0 {
-		return int(e)
+	if c := t.matching(t.openAround(k)); c >= 0 {
+		return c
 	}
 	return len(t.sig)
 }
 
-// matchBlocks fills blockEnd: for each significant token, the position of
-// the brace closing the innermost block around it (-1 at file scope or
-// when that block is never closed). One pass with a stack of open braces
-// records each token's innermost open brace; closing braces then give
-// each open brace its end.
-func (t *translator) matchBlocks() {
-	n := len(t.sig)
-	t.blockEnd = getSigBuffer(n)[:n]
-	closeOf := getSigBuffer(n)[:n] // for an open brace, its closing brace
-	defer func() { closeOf = closeOf[:0]; sigPool.Put(&closeOf) }()
-	var open []int32
-	for j := 0; j < n; j++ {
-		tk := t.toks[t.sig[j]]
-		var c byte
-		if tk.Kind == lex.Punct && tk.End-tk.Start == 1 {
-			c = t.src[tk.Start]
-		}
-		if c == '}' && len(open) > 0 {
-			closeOf[open[len(open)-1]] = int32(j)
-			open = open[:len(open)-1]
-		}
-		t.blockEnd[j] = -1 // the innermost open brace, for now
-		if len(open) > 0 {
-			t.blockEnd[j] = open[len(open)-1]
-		}
-		if c == '{' {
-			closeOf[j] = -1
-			open = append(open, int32(j))
-		}
-	}
-	t.blockOpen = getSigBuffer(n)[:n]
-	copy(t.blockOpen, t.blockEnd)
-	for j, o := range t.blockEnd {
-		if o >= 0 {
-			t.blockEnd[j] = closeOf[o]
-		}
-	}
-}
-
 // openAround returns the position of the innermost "{" around the k-th
 // significant token (for a "{", the one around it), or -1 at file scope.
-// Calling it again on the result walks outwards.
+// Calling it again on the result walks outwards. The table is filled on
+// the first call, in one pass with a stack of open braces.
 func (t *translator) openAround(k int) int {
-	if t.blockEnd == nil {
-		t.matchBlocks()
+	if t.blockOpen == nil {
+		n := len(t.sig)
+		t.blockOpen = getSigBuffer(n)[:n]
+		var open []int32
+		for j := 0; j < n; j++ {
+			tk := t.toks[t.sig[j]]
+			var c byte
+			if tk.Kind == lex.Punct && tk.End-tk.Start == 1 {
+				c = t.src[tk.Start]
+			}
+			if c == '}' && len(open) > 0 {
+				open = open[:len(open)-1]
+			}
+			t.blockOpen[j] = -1
+			if len(open) > 0 {
+				t.blockOpen[j] = open[len(open)-1]
+			}
+			if c == '{' {
+				open = append(open, int32(j))
+			}
+		}
 	}
 	if k < 0 || k >= len(t.blockOpen) {
 		return -1
@@ -198,10 +176,7 @@ func (t *translator) usingDirectiveName(k int, b []byte) bool {
 	if !t.is(k+1, "(") && !t.is(k+1, "<") || t.is(k-1, ".") || t.is(k-1, "->") || t.is(k-1, "::") {
 		return false
 	}
-	if t.tails == nil {
-		t.tails = tailsFor(t.tbl)
-	}
-	if !t.tails.mayContain(b) {
+	if !t.filters.tails.mayContain(b) {
 		return false // no namespace the tables know has a member of that name
 	}
 	if t.definesFunction(string(b)) {

@@ -34,8 +34,8 @@ type translator struct {
 	diags       []diag.Diagnostic
 	lines       []int // byte offset of each line start, built on first use
 
-	filter *nameFilter
-	mapped map[string]int
+	filters *tableFilters
+	mapped  map[string]int
 
 	// Include bookkeeping, see includes.go.
 	runtimeIncludes []int // sig positions of '#' of includes that are (or become) hip_runtime.h
@@ -56,11 +56,8 @@ type translator struct {
 	cutlassNoted    bool        // so is the CUTLASS namespace error
 	coalescedNoted  bool        // and the coalesced-group hazard
 	nsScopes        []nsScope   // namespace aliases and using-directives, see qualified.go
-	blockEnd        []int32     // see enclosingBlockEnd
 	blockOpen       []int32     // see openAround
 	closeOf         []int32     // see matching
-	tails           *nameFilter // see usingDirectiveName
-	anyName         *nameFilter // see anyFilterFor
 	cgUse           uint8       // see usesCG: 0 unknown, 1 yes, 2 no
 	wave            waveState
 }
@@ -74,8 +71,7 @@ func newTranslator(name string, src []byte, toks []lex.Token, opts Options) *tra
 	if t.ver.IsZero() {
 		t.ver = hipmap.DefaultROCm
 	}
-	t.filter = filterFor(t.tbl)
-	t.anyName = anyFilterFor(t.tbl)
+	t.filters = filtersFor(t.tbl)
 	if t.opts.Wave == "" {
 		t.opts.Wave = WaveAuto
 	}
@@ -298,7 +294,7 @@ func (t *translator) reportAt(off int, sev diag.Severity, check, msg string) {
 // lookupIdent asks the table about an identifier; the filter answers for
 // most names that are not in it.
 func (t *translator) lookupIdent(b []byte) (hipmap.Entry, bool) {
-	if !t.filter.mayContain(b) {
+	if !t.filters.names.mayContain(b) {
 		return hipmap.Entry{}, false
 	}
 	return t.tbl.IdentifierBytes(b, t.ver)
@@ -383,7 +379,7 @@ func (t *translator) isLineStart(k int) bool {
 // mapping table.
 func (t *translator) ident(k int) int {
 	b := t.text(k)
-	if !t.anyName.mayContain(b) && !t.tok(k).Directive && len(t.nsScopes) == 0 && !t.is(k+1, "::") && !hasWGMMA(b) {
+	if !t.filters.any.mayContain(b) && !t.tok(k).Directive && len(t.nsScopes) == 0 && !t.is(k+1, "::") && !hasWGMMA(b) {
 		return k + 1 // no rule knows the name: most identifiers of a file
 	}
 	if next, handled := t.special(k, b); handled {
