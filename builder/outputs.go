@@ -45,6 +45,16 @@ func WriteGenerated(root, rel string, data []byte, opts WriteOptions) (changed b
 	if err != nil {
 		return false, err
 	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return false, err
+	}
+	return replaceGenerated(path, rel, data, opts, true)
+}
+
+// replaceGenerated writes data to path (rel names it in errors) unless the
+// file already holds exactly data, refusing a file without the generated
+// marker unless opts allow it; sync flushes the data before the rename.
+func replaceGenerated(path, rel string, data []byte, opts WriteOptions, sync bool) (changed bool, err error) {
 	old, err := os.ReadFile(path)
 	switch {
 	case err == nil:
@@ -58,14 +68,11 @@ func WriteGenerated(root, rel string, data []byte, opts WriteOptions) (changed b
 	default:
 		return false, err
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return false, err
-	}
 	perm := opts.Perm
 	if perm == 0 {
 		perm = 0o644
 	}
-	if err := writeAtomic(path, data, perm, true); err != nil {
+	if err := writeAtomic(path, data, perm, sync); err != nil {
 		return false, fmt.Errorf("%s: %w", rel, err)
 	}
 	return true, nil
@@ -107,24 +114,7 @@ func (t *Tree) Write(rel string, data []byte) (changed bool, err error) {
 	if !t.inside.Inside(clean) {
 		return false, fmt.Errorf("%s: %w (it resolves through a symbolic link)", rel, ErrOutsideRoot)
 	}
-	path := filepath.Join(t.root, clean)
-	old, err := os.ReadFile(path)
-	switch {
-	case err == nil:
-		if bytes.Equal(old, data) {
-			return false, nil
-		}
-		if !HasGeneratedMarker(old) {
-			return false, fmt.Errorf("%s: %w; refusing to overwrite it (move it away or remove it)", rel, ErrNotGenerated)
-		}
-	case errors.Is(err, os.ErrNotExist):
-	default:
-		return false, err
-	}
-	if err := writeAtomic(path, data, 0o644, false); err != nil {
-		return false, fmt.Errorf("%s: %w", rel, err)
-	}
-	return true, nil
+	return replaceGenerated(filepath.Join(t.root, clean), rel, data, WriteOptions{}, false)
 }
 
 // mkdir creates the directory dir (relative, clean) once it is known to

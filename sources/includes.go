@@ -126,22 +126,32 @@ func LocalIncludes(read func(path string) ([]byte, error), file string, src []by
 // resolveInclude finds the project file an include names, with its
 // contents.
 func resolveInclude(read func(path string) ([]byte, error), from string, inc Include, includeDirs []string) (string, []byte) {
-	var cands []string
-	if inc.Quoted {
-		cands = append(cands, path.Join(path.Dir(from), inc.Path))
-	}
-	for _, d := range includeDirs {
-		cands = append(cands, path.Join(d, inc.Path))
-	}
-	for _, c := range cands {
-		if c == ".." || strings.HasPrefix(c, "../") || path.IsAbs(c) {
-			continue
-		}
+	for _, c := range IncludeCandidates(from, inc, includeDirs) {
 		if data, err := read(c); err == nil {
 			return c, data
 		}
 	}
 	return "", nil
+}
+
+// IncludeCandidates lists, in lookup order, the root-relative slash paths
+// where the project file an include of the file from may be: next to from
+// for a quoted include, then in each include directory. Paths that would
+// leave the root are left out.
+func IncludeCandidates(from string, inc Include, includeDirs []string) []string {
+	var cands []string
+	add := func(c string) {
+		if c != ".." && !strings.HasPrefix(c, "../") && !path.IsAbs(c) {
+			cands = append(cands, c)
+		}
+	}
+	if inc.Quoted {
+		add(path.Join(path.Dir(from), inc.Path))
+	}
+	for _, d := range includeDirs {
+		add(path.Join(d, inc.Path))
+	}
+	return cands
 }
 
 // include rewrites the #include directive whose '#' is at k.

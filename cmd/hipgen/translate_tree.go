@@ -4,9 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"os"
-	"path"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -169,15 +167,8 @@ func (t *treeTranslation) localIncludes(rel string, incs []sources.Include) []st
 			continue
 		}
 		seen[inc.Path] = true
-		var cands []string
-		if inc.Quoted {
-			cands = append(cands, path.Join(path.Dir(rel), inc.Path))
-		}
-		for _, d := range t.includeDirs {
-			cands = append(cands, path.Join(d, inc.Path))
-		}
-		for _, c := range cands {
-			if c == ".." || len(c) > 2 && c[:3] == "../" || path.IsAbs(c) || !t.fs.exists(c) {
+		for _, c := range sources.IncludeCandidates(rel, inc, t.includeDirs) {
+			if !t.fs.exists(c) {
 				continue
 			}
 			local = append(local, inc.Path)
@@ -211,28 +202,7 @@ func (p *projectFS) read(rel string) ([]byte, error) {
 	if !p.inside.Inside(filepath.FromSlash(rel)) {
 		return nil, fmt.Errorf("%s: %w", rel, errOutsideRoot)
 	}
-	f, err := os.Open(filepath.Join(p.root, filepath.FromSlash(rel)))
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	// Read the size stat reports, then make sure nothing follows (a file
-	// that grows meanwhile is read whole).
-	buf := make([]byte, st.Size(), st.Size()+1)
-	n, err := io.ReadFull(f, buf)
-	if err != nil && err != io.ErrUnexpectedEOF {
-		return nil, fmt.Errorf("%s: %w", rel, err)
-	}
-	buf = buf[:n]
-	rest, err := io.ReadAll(f)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", rel, err)
-	}
-	return append(buf, rest...), nil
+	return os.ReadFile(filepath.Join(p.root, filepath.FromSlash(rel)))
 }
 
 // exists reports whether rel names a regular file inside the root.
