@@ -88,6 +88,15 @@ func Build(ctx context.Context, o Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	unlock, err := lockTree(o.Project.Root, func(msg string) {
+		if o.Progress != nil {
+			o.Progress.Event(Event{Event: "note", Message: msg})
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
 	// Git, and tools that honour .gitignore, leave build outputs alone
 	// wherever the project's own ignore rules do not cover them.
 	if _, err := WriteGenerated(o.Project.Root, OutDir+"/.gitignore", []byte(outDirIgnore), WriteOptions{}); err != nil {
