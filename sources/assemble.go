@@ -92,13 +92,13 @@ func (t *translator) insertLines(off int, text string) {
 // Edits come in source order, so the token cursor only moves forward.
 func (t *translator) keepComments(b *bytes.Buffer, e edit, cursor *int) {
 	i := *cursor
-	for i < len(t.toks) && int(t.toks[i].End) <= e.start {
+	for i < len(t.comments) && int(t.comments[i].End) <= e.start {
 		i++
 	}
 	*cursor = i
-	for ; i < len(t.toks) && int(t.toks[i].Start) < e.end; i++ {
-		tk := t.toks[i]
-		if tk.Kind != lex.Comment || int(tk.Start) < e.start || i == 0 && t.oldMarker[0] == 0 {
+	for ; i < len(t.comments) && int(t.comments[i].Start) < e.end; i++ {
+		tk := t.comments[i]
+		if int(tk.Start) < e.start || i == 0 && t.oldMarker[0] == 0 {
 			continue
 		}
 		c := t.src[tk.Start:tk.End]

@@ -173,7 +173,7 @@ func (t *translator) special(k int, b []byte) (next int, handled bool) {
 		}
 	case spConstexpr:
 		// constexpr int kWarpSize = 32;
-		for j := k + 1; j < k+6 && j < len(t.sig); j++ {
+		for j := k + 1; j < k+6 && j < len(t.toks); j++ {
 			if t.is(j, "=") && t.tok(j-1).Kind == lex.Ident && t.tok(j+1).Kind == lex.Number && t.is(j+2, ";") {
 				t.warpSizeConstant(j-1, j+1)
 				break
@@ -317,10 +317,7 @@ func (t *translator) filterSuppressed() []diag.Diagnostic {
 		return nil
 	}
 	ignores := map[int][]string{}
-	for _, tk := range t.toks {
-		if tk.Kind != lex.Comment {
-			continue
-		}
+	for _, tk := range t.comments {
 		if !bytes.Contains(t.src[tk.Start:tk.End], []byte("hipgen:ignore")) {
 			continue
 		}

@@ -189,7 +189,7 @@ func (t *translator) directiveStart(i int) bool {
 // (nested #if blocks included), or len(sig).
 func (t *translator) condBlockEnd(from int) int {
 	depth := 0
-	for i := from; i < len(t.sig); i++ {
+	for i := from; i < len(t.toks); i++ {
 		if !t.directiveStart(i) {
 			continue
 		}
@@ -207,7 +207,7 @@ func (t *translator) condBlockEnd(from int) int {
 			}
 		}
 	}
-	return len(t.sig)
+	return len(t.toks)
 }
 
 // redefinedInBlock returns the name of a function defined between the #if
@@ -317,7 +317,7 @@ func (t *translator) blockUnportable(k int) string {
 // portableCounterpart returns the line of an "#if MACRO >= N" (or >) block
 // with the same macro and N whose content ports, or 0.
 func (t *translator) portableCounterpart(k int, macro, num string) int {
-	for i := 0; i+4 < len(t.sig); i++ {
+	for i := 0; i+4 < len(t.toks); i++ {
 		if i == k || !t.is(i, "#") || !t.tok(i).Directive || !t.is(i+1, "if") && !t.is(i+1, "elif") {
 			continue
 		}
@@ -432,7 +432,7 @@ func (t *translator) inDevicePass() bool {
 func (t *translator) definesArchItself() bool {
 	if t.archDefined == 0 {
 		t.archDefined = -1
-		for k := 2; k < len(t.sig); k++ {
+		for k := 2; k < len(t.toks); k++ {
 			if t.is(k, "__CUDA_ARCH__") && t.is(k-1, "define") && t.is(k-2, "#") && t.tok(k).Directive {
 				t.archDefined = 1
 				break

@@ -35,7 +35,7 @@ func (t *translator) dynamicShared(k int) {
 	}
 	// The type runs up to the first declarator: name [ ] followed by , or ;
 	typeFirst := j
-	for ; j < len(t.sig) && j < typeFirst+32; j++ {
+	for ; j < len(t.toks) && j < typeFirst+32; j++ {
 		if t.tok(j).Kind == lex.Ident && t.is(j+1, "[") && t.is(j+2, "]") && (t.is(j+3, ";") || t.is(j+3, ",")) {
 			break
 		}

@@ -98,16 +98,22 @@ func filtersFor(tbl *hipmap.Table) *tableFilters {
 // needs megabytes of them, and allocating (and zeroing) them each time
 // costs more than lexing. Nothing of one translation is visible to the next.
 var (
-	tokenPool = sync.Pool{New: func() any { return new([]lex.Token) }}
-	sigPool   = sync.Pool{New: func() any { return new([]int32) }}
+	codePool = sync.Pool{New: func() any { return new(lex.Code) }}
+	sigPool  = sync.Pool{New: func() any { return new([]int32) }}
 )
 
-func getTokenBuffer(n int) []lex.Token {
-	p := tokenPool.Get().(*[]lex.Token)
-	if cap(*p) < n {
-		return make([]lex.Token, 0, n)
+// scan lexes src into buffers from the pool; putCode gives them back.
+func scan(src []byte) lex.Code {
+	p := codePool.Get().(*lex.Code)
+	buf := *p
+	if n := len(src)/4 + 16; cap(buf.Tokens) < n {
+		buf.Tokens = make([]lex.Token, n)
 	}
-	return (*p)[:0]
+	return lex.Scan(src, buf)
+}
+
+func putCode(c lex.Code) {
+	codePool.Put(&c)
 }
 
 func getSigBuffer(n int) []int32 {
@@ -121,10 +127,8 @@ func getSigBuffer(n int) []int32 {
 // release returns the translator's buffers to the pools; t must not be
 // used afterwards.
 func (t *translator) release() {
-	toks, sig := t.toks[:0], t.sig[:0]
-	t.toks, t.sig = nil, nil
-	tokenPool.Put(&toks)
-	sigPool.Put(&sig)
+	putCode(lex.Code{Tokens: t.toks[:0], Comments: t.comments[:0]})
+	t.toks, t.comments = nil, nil
 	for _, b := range []*[]int32{&t.closeOf, &t.blockOpen} {
 		if *b != nil {
 			buf := (*b)[:0]

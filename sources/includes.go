@@ -25,13 +25,13 @@ type Include struct {
 // comments and string literals are not seen; conditional ones are (the
 // preprocessor is not evaluated).
 func Includes(src []byte) []Include {
-	toks, incs := lex.TokenizeIncludes(src, getTokenBuffer(len(src)/4+16))
-	out := includesAt(src, toks, incs)
-	tokenPool.Put(&toks)
+	c := scan(src)
+	out := includesAt(src, c.Tokens, c.Includes)
+	putCode(c)
 	return out
 }
 
-// includesAt turns the header-name tokens lex.TokenizeIncludes found into
+// includesAt turns the header-name tokens lex.Scan found into
 // Includes.
 func includesAt(src []byte, toks []lex.Token, at []int32) []Include {
 	var out []Include
@@ -301,7 +301,7 @@ func isCUDAHeader(p string) bool {
 // file lacks it: after #pragma once or the include guard if the file opens
 // with one, else before the first line of code, after leading comments.
 func (t *translator) findInsertPoint() int {
-	if len(t.sig) == 0 {
+	if len(t.toks) == 0 {
 		// No code at all; the end may lie inside an unterminated comment,
 		// so the include goes first (after an earlier marker line).
 		if t.oldMarker[0] == 0 {
@@ -322,7 +322,7 @@ func (t *translator) findInsertPoint() int {
 				j++
 			}
 			g := j
-			for j < len(t.sig) && t.tok(j).Directive && !t.is(j, "#") {
+			for j < len(t.toks) && t.tok(j).Directive && !t.is(j, "#") {
 				j++
 			}
 			if t.is(j, "#") && t.isLineStart(j) && t.is(j+1, "define") && t.tok(g).Kind == lex.Ident && string(t.text(j+2)) == string(t.text(g)) {

@@ -18,7 +18,7 @@ func (t *translator) launch(k int) int {
 	}
 	closeCfg := -1
 	depth := 0
-	for j := k + 1; j < len(t.sig) && closeCfg < 0; j++ {
+	for j := k + 1; j < len(t.toks) && closeCfg < 0; j++ {
 		switch string(t.text(j)) {
 		case "(", "[", "{":
 			depth++

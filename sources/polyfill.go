@@ -206,8 +206,8 @@ func minmax(name, typ, op string) polyfill {
 func (t *translator) definesFunction(name string) bool {
 	if t.defined == nil {
 		t.defined = map[string]bool{}
-		for k := 1; k+1 < len(t.sig); k++ {
-			if t.toks[t.sig[k]].Kind != lex.Ident || !t.is(k+1, "(") {
+		for k := 1; k+1 < len(t.toks); k++ {
+			if t.toks[k].Kind != lex.Ident || !t.is(k+1, "(") {
 				continue
 			}
 			if t.tok(k-1).Kind != lex.Ident && !t.is(k-1, "*") && !t.is(k-1, "&") && !t.is(k-1, ">") {

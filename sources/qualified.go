@@ -67,7 +67,7 @@ func (t *translator) enclosingBlockEnd(k int) int {
 	if c := t.matching(t.openAround(k)); c >= 0 {
 		return c
 	}
-	return len(t.sig)
+	return len(t.toks)
 }
 
 // openAround returns the position of the innermost "{" around the k-th
@@ -76,11 +76,11 @@ func (t *translator) enclosingBlockEnd(k int) int {
 // the first call, in one pass with a stack of open braces.
 func (t *translator) openAround(k int) int {
 	if t.blockOpen == nil {
-		n := len(t.sig)
+		n := len(t.toks)
 		t.blockOpen = getSigBuffer(n)[:n]
 		var open []int32
 		for j := 0; j < n; j++ {
-			tk := t.toks[t.sig[j]]
+			tk := t.toks[j]
 			var c byte
 			if tk.Kind == lex.Punct && tk.End-tk.Start == 1 {
 				c = t.src[tk.Start]

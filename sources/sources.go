@@ -114,7 +114,7 @@ func TranslateStats(name string, src []byte, opts Options) ([]byte, []diag.Diagn
 type Unit struct {
 	name     string
 	src      []byte
-	toks     []lex.Token
+	code     lex.Code
 	includes []Include
 	done     bool
 }
@@ -122,9 +122,8 @@ type Unit struct {
 // Parse lexes src, the file at slash path name.
 func Parse(name string, src []byte) *Unit {
 	u := &Unit{name: name, src: src}
-	var at []int32
-	u.toks, at = lex.TokenizeIncludes(src, getTokenBuffer(len(src)/4+16))
-	u.includes = includesAt(src, u.toks, at)
+	u.code = scan(src)
+	u.includes = includesAt(src, u.code.Tokens, u.code.Includes)
 	return u
 }
 
@@ -138,8 +137,8 @@ func (u *Unit) Translate(opts Options) ([]byte, []diag.Diagnostic, Stats) {
 		panic("sources: Unit.Translate called twice")
 	}
 	u.done = true
-	t := newTranslator(u.name, u.src, u.toks, opts)
-	u.toks = nil
+	t := newTranslator(u.name, u.src, u.code, opts)
+	u.code = lex.Code{}
 	t.run()
 	out := t.assemble()
 	diags := t.filterSuppressed()

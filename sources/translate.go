@@ -26,8 +26,11 @@ type translator struct {
 	tbl  *hipmap.Table
 	ver  Version
 
-	toks []lex.Token
-	sig  []int32 // indices into toks of significant tokens (no space, newline or comment)
+	// toks are the significant tokens (no space, newline or comment),
+	// without an earlier hipgen marker line and hipgen's own helper
+	// blocks; positions (k) index them.
+	toks     []lex.Token
+	comments []lex.Token
 
 	edits       []edit
 	lineInserts int // edits[:lineInserts] are whole lines inserted by assemble
@@ -62,8 +65,8 @@ type translator struct {
 	wave            waveState
 }
 
-// newTranslator takes over toks, the tokens of src from a pool buffer.
-func newTranslator(name string, src []byte, toks []lex.Token, opts Options) *translator {
+// newTranslator takes over code, the tokens of src in pool buffers.
+func newTranslator(name string, src []byte, code lex.Code, opts Options) *translator {
 	t := &translator{name: name, src: src, opts: opts, tbl: opts.Table, ver: opts.ROCmVersion}
 	if t.tbl == nil {
 		t.tbl = hipmap.Default()
@@ -78,7 +81,7 @@ func newTranslator(name string, src []byte, toks []lex.Token, opts Options) *tra
 	if t.opts.Launch == "" {
 		t.opts.Launch = LaunchChevron
 	}
-	t.toks = toks
+	t.toks, t.comments = code.Tokens, code.Comments
 	t.buildSig()
 	// A .cu file is a CUDA translation unit: it always needs the runtime.
 	t.needRuntime = strings.HasSuffix(name, ".cu")
@@ -93,50 +96,66 @@ const (
 	helperEnd   = "// hipgen:end warp helpers"
 )
 
-// buildSig lists significant tokens, leaving out an earlier hipgen marker
-// line and hipgen's own helper block.
+// buildSig finds an earlier hipgen marker line and hipgen's own helper
+// blocks, and leaves the tokens of those blocks out of toks.
 func (t *translator) buildSig() {
-	t.sig = getSigBuffer(len(t.toks)/2 + 1)
 	t.oldMarker = [2]int{-1, -1}
-	inHelpers := false
-	for i, tk := range t.toks {
-		switch tk.Kind {
-		case lex.Space, lex.Newline:
-			continue
-		case lex.Comment:
-			text := t.src[tk.Start:tk.End]
-			if i == 0 && bytes.HasPrefix(text, []byte(MarkerPrefix)) && bytes.HasSuffix(text, []byte("DO NOT EDIT.")) {
-				end := int(tk.End)
-				if end < len(t.src) && t.src[end] == '\n' {
-					end++
-				}
-				t.oldMarker = [2]int{0, end}
+	inHelpers, from := false, 0
+	var cut [][2]int32 // byte ranges of helper blocks
+	for i, tk := range t.comments {
+		text := t.src[tk.Start:tk.End]
+		if i == 0 && tk.Start == 0 && bytes.HasPrefix(text, []byte(MarkerPrefix)) && bytes.HasSuffix(text, []byte("DO NOT EDIT.")) {
+			end := int(tk.End)
+			if end < len(t.src) && t.src[end] == '\n' {
+				end++
 			}
-			switch {
-			case bytes.Equal(text, []byte(helperBegin)):
-				inHelpers, t.helperRegion = true, true
-			case bytes.Equal(text, []byte(polyfillBegin)):
-				inHelpers, t.polyfillRegion = true, true
-			case bytes.Equal(text, []byte(helperEnd)), bytes.Equal(text, []byte(polyfillEnd)):
-				inHelpers = false
-			}
+			t.oldMarker = [2]int{0, end}
+		}
+		if len(text) < len(polyfillEnd) || text[3] != 'h' { // none of the markers
 			continue
 		}
-		if !inHelpers {
-			t.sig = append(t.sig, int32(i))
-			if tk.Kind == lex.Ident {
-				t.wave.see(t.src[tk.Start:tk.End])
+		switch {
+		case bytes.Equal(text, []byte(helperBegin)):
+			inHelpers, t.helperRegion, from = true, true, int(tk.End)
+		case bytes.Equal(text, []byte(polyfillBegin)):
+			inHelpers, t.polyfillRegion, from = true, true, int(tk.End)
+		case bytes.Equal(text, []byte(helperEnd)), bytes.Equal(text, []byte(polyfillEnd)):
+			if inHelpers {
+				cut = append(cut, [2]int32{int32(from), tk.Start})
 			}
+			inHelpers = false
+		}
+	}
+	if inHelpers {
+		cut = append(cut, [2]int32{int32(from), int32(len(t.src))})
+	}
+	if len(cut) > 0 {
+		kept := t.toks[:0]
+		c := 0
+		for _, tk := range t.toks {
+			for c < len(cut) && tk.Start >= cut[c][1] {
+				c++
+			}
+			if c < len(cut) && tk.Start >= cut[c][0] {
+				continue
+			}
+			kept = append(kept, tk)
+		}
+		t.toks = kept
+	}
+	for _, tk := range t.toks {
+		if tk.Kind == lex.Ident {
+			t.wave.see(t.src[tk.Start:tk.End])
 		}
 	}
 }
 
 // tok returns the k-th significant token; out of range gives an empty token.
 func (t *translator) tok(k int) lex.Token {
-	if k < 0 || k >= len(t.sig) {
+	if uint(k) >= uint(len(t.toks)) {
 		return lex.Token{Start: int32(len(t.src)), End: int32(len(t.src)), Kind: lex.Other}
 	}
-	return t.toks[t.sig[k]]
+	return t.toks[k]
 }
 
 // text returns the bytes of the k-th significant token.
@@ -147,10 +166,11 @@ func (t *translator) text(k int) []byte {
 
 // is reports whether the k-th significant token is exactly s.
 func (t *translator) is(k int, s string) bool {
-	if k < 0 || k >= len(t.sig) {
+	if uint(k) >= uint(len(t.toks)) {
 		return false
 	}
-	return string(t.text(k)) == s
+	tk := t.toks[k]
+	return string(t.src[tk.Start:tk.End]) == s
 }
 
 func (t *translator) replace(k int, s string) {
@@ -177,12 +197,12 @@ func (t *translator) matching(k int) int {
 // position of the bracket of its kind that closes it (other kinds are not
 // counted, so one stray ] does not unbalance parentheses), -1 if none.
 func (t *translator) matchBrackets() {
-	n := len(t.sig)
+	n := len(t.toks)
 	t.closeOf = getSigBuffer(n)[:n]
 	var stacks [3][]int32
 	for j := 0; j < n; j++ {
 		t.closeOf[j] = -1
-		tk := t.toks[t.sig[j]]
+		tk := t.toks[j]
 		if tk.Kind != lex.Punct || tk.End-tk.Start != 1 {
 			continue
 		}
@@ -304,7 +324,7 @@ func (t *translator) lookupIdent(b []byte) (hipmap.Entry, bool) {
 func (t *translator) run() {
 	t.wave.init(t)
 	t.insertAt = t.findInsertPoint()
-	for k := 0; k < len(t.sig); {
+	for k := 0; k < len(t.toks); {
 		tk := t.tok(k)
 		if tk.Directive && tk.Kind == lex.Punct && t.is(k, "#") {
 			k = t.directive(k)
@@ -352,7 +372,7 @@ func (t *translator) directive(k int) int {
 
 func (t *translator) endOfDirective(k int) int {
 	j := k + 1
-	for j < len(t.sig) && t.tok(j).Directive && !(t.is(j, "#") && t.isLineStart(j)) {
+	for j < len(t.toks) && t.tok(j).Directive && !(t.is(j, "#") && t.isLineStart(j)) {
 		j++
 	}
 	return j
@@ -361,18 +381,7 @@ func (t *translator) endOfDirective(k int) int {
 // isLineStart reports whether the k-th significant token is the first on
 // its line.
 func (t *translator) isLineStart(k int) bool {
-	i := t.sig[k] - 1
-	for i >= 0 {
-		switch t.toks[i].Kind {
-		case lex.Newline:
-			return true
-		case lex.Space, lex.Comment:
-			i--
-			continue
-		}
-		return false
-	}
-	return true
+	return t.tok(k).LineStart
 }
 
 // ident handles an identifier at k: special constructs first, then the

@@ -386,7 +386,7 @@ func (t *translator) warpSizeConstant(nameK, valK int) {
 
 // sharedArray notes __shared__ arrays sized by warps per block.
 func (t *translator) sharedArray(k int) {
-	for j := k + 1; j < len(t.sig) && j < k+12; j++ {
+	for j := k + 1; j < len(t.toks) && j < k+12; j++ {
 		if t.is(j, ";") || t.is(j, "=") {
 			return
 		}

@@ -32,31 +32,44 @@ type Token struct {
 	// Directive is set on every token of a preprocessor line, from the '#'
 	// to the token before the ending newline.
 	Directive bool
+	// LineStart is set on the first token of a logical line other than
+	// space, newline or comment (a '#' there starts a directive).
+	LineStart bool
 }
 
 // Tokenize splits src into tokens, appending to buf (which may be nil) to
 // save allocations across calls.
 func Tokenize(src []byte, buf []Token) []Token {
-	l := lexer{src: src, toks: buf[:0], lineStart: true, keepSpace: true}
+	l := lexer{src: src, toks: buf[:cap(buf)], lineStart: true, keepSpace: true}
 	l.run()
-	return l.toks
+	return l.toks[:l.n]
 }
 
-// TokenizeIncludes is Tokenize without the Space tokens (blanks and line
-// continuations, about a third of all tokens, which a translator never
-// looks at: the gaps between tokens are the spaces), and it also returns
-// the indexes of the tokens naming the header of an #include,
-// #include_next or #import directive (a HeaderName or a String token), in
-// order.
-func TokenizeIncludes(src []byte, buf []Token) (toks []Token, includes []int32) {
-	l := lexer{src: src, toks: buf[:0], lineStart: true}
+// Code is src split for a translator: its code tokens, without space,
+// newline and comment tokens (the gaps between code tokens hold those,
+// and LineStart marks where lines begin), its comments apart, and the
+// indexes into Tokens of the tokens naming the header of an #include,
+// #include_next or #import directive (a HeaderName or a String token).
+type Code struct {
+	Tokens   []Token
+	Comments []Token
+	Includes []int32
+}
+
+// Scan splits src into Code, appending to the slices of buf (whose
+// contents are discarded) to save allocations across calls.
+func Scan(src []byte, buf Code) Code {
+	l := lexer{src: src, toks: buf.Tokens[:cap(buf.Tokens)], comments: buf.Comments[:0], includes: buf.Includes[:0], lineStart: true, split: true}
 	l.run()
-	return l.toks, l.includes
+	return Code{Tokens: l.toks[:l.n], Comments: l.comments, Includes: l.includes}
 }
 
 type lexer struct {
-	src  []byte
+	src []byte
+	// toks[:n] are the tokens so far; the rest is room. Storing into a
+	// slot is several times faster than append of a struct.
 	toks []Token
+	n    int
 	// lineStart is true until the first token of a logical line that is not
 	// space or comment: a '#' there starts a directive.
 	lineStart bool
@@ -66,21 +79,100 @@ type lexer struct {
 	dirWords   int     // identifiers seen on this directive line
 	includes   []int32 // token indexes of included header names
 	keepSpace  bool    // emit Space tokens
+	// split sends comments to comments and leaves out newlines (Scan).
+	split    bool
+	comments []Token
 }
 
+// emit appends a code token (not space, newline or comment).
 func (l *lexer) emit(k Kind, start, end int) {
-	l.toks = append(l.toks, Token{Start: int32(start), End: int32(end), Kind: k, Directive: l.inDir})
+	if l.n == len(l.toks) {
+		l.grow()
+	}
+	l.toks[l.n] = Token{Start: int32(start), End: int32(end), Kind: k, Directive: l.inDir, LineStart: l.lineStart}
+	l.n++
+	l.lineStart = false
+}
+
+// grow makes room for more tokens, guessing from the bytes left.
+func (l *lexer) grow() {
+	more := len(l.toks)/2 + 64
+	if guess := len(l.src) / 3; len(l.toks) < guess {
+		more = guess - len(l.toks) + 64
+	}
+	l.toks = append(l.toks, make([]Token, more)...)
+}
+
+// emitGap appends a space, newline or comment token, which does not end
+// the line's start.
+func (l *lexer) emitGap(k Kind, start, end int) {
+	switch {
+	case !l.split:
+		if k != Space || l.keepSpace {
+			lineStart := l.lineStart
+			l.emit(k, start, end)
+			l.toks[l.n-1].LineStart = false
+			l.lineStart = lineStart
+		}
+	case k == Comment:
+		l.comments = append(l.comments, Token{Start: int32(start), End: int32(end), Kind: k, Directive: l.inDir})
+	}
 }
 
 var identTab [256]bool
 var identStartTab [256]bool
 var digitTab [256]bool
 
+// Byte classes for the main loop of run.
+const (
+	cOther = iota
+	cIdent
+	cSpace
+	cNewline
+	cSlash
+	cBackslash
+	cDigit
+	cDot
+	cQuote
+	cApos
+	cLess
+	cHash
+	cPunct
+)
+
+var classTab [256]uint8
+
 func init() {
 	for c := 0; c < 256; c++ {
 		identTab[c] = c == '_' || c == '$' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80
 		digitTab[c] = c >= '0' && c <= '9'
 		identStartTab[c] = identTab[c] && !digitTab[c]
+		switch {
+		case identStartTab[c]:
+			classTab[c] = cIdent
+		case digitTab[c]:
+			classTab[c] = cDigit
+		case c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v':
+			classTab[c] = cSpace
+		case c == '\n':
+			classTab[c] = cNewline
+		case c == '/':
+			classTab[c] = cSlash
+		case c == '\\':
+			classTab[c] = cBackslash
+		case c == '.':
+			classTab[c] = cDot
+		case c == '"':
+			classTab[c] = cQuote
+		case c == '\'':
+			classTab[c] = cApos
+		case c == '<':
+			classTab[c] = cLess
+		case c == '#':
+			classTab[c] = cHash
+		case isPunctByte(byte(c)):
+			classTab[c] = cPunct
+		}
 	}
 }
 
@@ -90,85 +182,93 @@ func (l *lexer) run() {
 	i := 0
 	for i < n {
 		c := src[i]
-		// Identifiers are the most common token: take them first.
-		if identStartTab[c] {
-			l.lineStart = false
+		start := i
+		switch classTab[c] {
+		case cIdent:
 			i = l.identOrLiteral(i)
 			continue
-		}
-		start := i
-		switch {
-		case c == '\n':
-			l.emit(Newline, i, i+1)
+		case cSpace:
+			i++
+			for i < n && classTab[src[i]] == cSpace {
+				i++
+			}
+			l.emitGap(Space, start, i)
+			continue
+		case cNewline:
+			l.emitGap(Newline, i, i+1)
 			i++
 			l.inDir, l.lineStart, l.wantHeader, l.dirWords = false, true, false, 0
 			continue
-		case c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v':
-			i++
-			for i < n && (src[i] == ' ' || src[i] == '\t' || src[i] == '\r' || src[i] == '\f' || src[i] == '\v') {
-				i++
+		case cBackslash:
+			if k := continuation(src, i); k > 0 {
+				i += k
+				l.emitGap(Space, start, i)
+				continue
 			}
-			if l.keepSpace {
-				l.emit(Space, start, i)
+		case cSlash:
+			if i+1 < n && src[i+1] == '/' {
+				i = lineCommentEnd(src, i+2)
+				l.emitGap(Comment, start, i)
+				continue
 			}
-			continue
-		case c == '\\' && continuation(src, i) > 0:
-			i += continuation(src, i)
-			if l.keepSpace {
-				l.emit(Space, start, i)
+			if i+1 < n && src[i+1] == '*' {
+				i = blockCommentEnd(src, i+2)
+				l.emitGap(Comment, start, i)
+				continue
 			}
-			continue
-		case c == '/' && i+1 < n && src[i+1] == '/':
-			i = lineCommentEnd(src, i+2)
-			l.emit(Comment, start, i)
-			continue
-		case c == '/' && i+1 < n && src[i+1] == '*':
-			i = blockCommentEnd(src, i+2)
-			l.emit(Comment, start, i)
-			continue
-		}
-		// A real token: decide directive state first.
-		if l.lineStart {
-			l.lineStart = false
-			if c == '#' {
+		case cHash:
+			if l.lineStart {
 				l.inDir = true
 				l.emit(Punct, i, i+1)
 				i++
 				continue
 			}
-		}
-		switch {
-		case identTab[c] && !digitTab[c]:
-			i = l.identOrLiteral(i)
-		case digitTab[c] || c == '.' && i+1 < n && digitTab[src[i+1]]:
+		case cDigit:
 			i = numberEnd(src, i)
 			l.emit(Number, start, i)
-		case c == '"':
+			continue
+		case cDot:
+			if i+1 < n && digitTab[src[i+1]] {
+				i = numberEnd(src, i)
+				l.emit(Number, start, i)
+				continue
+			}
+		case cQuote:
 			i = quotedEnd(src, i+1, '"')
 			i = udSuffix(src, i)
 			if l.wantHeader {
-				l.includes = append(l.includes, int32(len(l.toks)))
+				l.includes = append(l.includes, int32(l.n))
 				l.wantHeader = false
 			}
 			l.emit(String, start, i)
-		case c == '\'':
+			continue
+		case cApos:
 			i = quotedEnd(src, i+1, '\'')
 			i = udSuffix(src, i)
 			l.emit(Char, start, i)
-		case c == '<' && l.wantHeader:
-			i = headerEnd(src, i+1)
-			l.includes = append(l.includes, int32(len(l.toks)))
-			l.emit(HeaderName, start, i)
-			l.wantHeader = false
-		default:
-			i = punctEnd(src, i)
-			if i == start+1 && !isPunctByte(c) {
-				l.emit(Other, start, i)
-			} else {
-				l.emit(Punct, start, i)
+			continue
+		case cLess:
+			if l.wantHeader {
+				i = headerEnd(src, i+1)
+				l.includes = append(l.includes, int32(l.n))
+				l.emit(HeaderName, start, i)
+				l.wantHeader = false
+				continue
 			}
+		case cOther:
+			// A byte no punctuator starts.
+			l.emit(Other, start, i+1)
+			i++
 			l.wantHeader = false
+			continue
 		}
+		i = punctEnd(src, i)
+		if i == start+1 && !isPunctByte(c) {
+			l.emit(Other, start, i)
+		} else {
+			l.emit(Punct, start, i)
+		}
+		l.wantHeader = false
 	}
 }
 

@@ -110,12 +110,16 @@ func FuzzTokenize(f *testing.F) {
 	})
 }
 
-func BenchmarkTokenize(b *testing.B) {
+func benchSource() []byte {
 	line := "__global__ void k(const float* __restrict__ in, float* out, int n) { // sum\n" +
 		"  int i = blockIdx.x * blockDim.x + threadIdx.x; float v = i < n ? in[i] : 0.0f; /* c */\n" +
 		"  for (int o = 16; o > 0; o /= 2) v += __shfl_down_sync(0xffffffff, v, o);\n" +
 		"  if ((threadIdx.x & 31) == 0) atomicAdd(out, v); printf(\"%d\\n\", 1'000);\n}\n"
-	src := []byte(strings.Repeat(line, (4<<20)/len(line)))
+	return []byte(strings.Repeat(line, (4<<20)/len(line)))
+}
+
+func BenchmarkTokenize(b *testing.B) {
+	src := benchSource()
 	buf := Tokenize(src, nil)
 	b.SetBytes(int64(len(src)))
 	b.ResetTimer()
@@ -124,16 +128,71 @@ func BenchmarkTokenize(b *testing.B) {
 	}
 }
 
-func TestTokenizeIncludes(t *testing.T) {
+func TestScanIncludes(t *testing.T) {
 	src := []byte("#include <a.h>\n  #  include \"b.h\" // c\n#define X \"not.h\"\n" +
 		"/* #include <no.h> */\nconst char *s = \"#include <no2.h>\";\n#include_next <c.h>\n#import \"d.h\"\n#include MACRO\n#include\n\"e.h\"\n")
-	toks, incs := TokenizeIncludes(src, nil)
+	c := Scan(src, Code{})
+	toks := c.Tokens
 	var got []string
-	for _, i := range incs {
+	for _, i := range c.Includes {
 		got = append(got, string(src[toks[i].Start:toks[i].End]))
 	}
 	want := []string{"<a.h>", `"b.h"`, "<c.h>", `"d.h"`}
 	if strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Errorf("includes = %q, want %q", got, want)
+	}
+}
+
+// TestScanSplitsTokenize checks Scan against Tokenize: the same code
+// tokens with the same flags, the same comments, and LineStart on the
+// first code token of each logical line only.
+func TestScanSplitsTokenize(t *testing.T) {
+	for _, src := range []string{
+		"#define A(x) \\\n  x + 1 // c\nint b; /* multi\nline */ # x\n  /* lead */ # pragma once\n",
+		"a\n\n  b c\n/* x */ d\n", "", "#", "x /*\n*/ y", "\"s\" 'c' R\"(r\n)\"\n#include <h>\n",
+	} {
+		all := Tokenize([]byte(src), nil)
+		c := Scan([]byte(src), Code{})
+		var code, comments []Token
+		lineStart := true
+		for _, tk := range all {
+			switch tk.Kind {
+			case Newline:
+				lineStart = true
+			case Space:
+			case Comment:
+				comments = append(comments, tk)
+			default:
+				tk.LineStart = lineStart
+				lineStart = false
+				code = append(code, tk)
+			}
+		}
+		if len(code) != len(c.Tokens) {
+			t.Fatalf("%q: %d code tokens, Tokenize has %d", src, len(c.Tokens), len(code))
+		}
+		for i := range code {
+			if code[i] != c.Tokens[i] {
+				t.Errorf("%q: token %d = %+v, want %+v", src, i, c.Tokens[i], code[i])
+			}
+		}
+		if len(comments) != len(c.Comments) {
+			t.Fatalf("%q: %d comments, want %d", src, len(c.Comments), len(comments))
+		}
+		for i := range comments {
+			if comments[i] != c.Comments[i] {
+				t.Errorf("%q: comment %d = %+v, want %+v", src, i, c.Comments[i], comments[i])
+			}
+		}
+	}
+}
+
+func BenchmarkScan(b *testing.B) {
+	src := benchSource()
+	c := Scan(src, Code{})
+	b.SetBytes(int64(len(src)))
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		c = Scan(src, c)
 	}
 }
