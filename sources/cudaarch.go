@@ -1,6 +1,7 @@
 package sources
 
 import (
+	"bytes"
 	"strconv"
 
 	"github.com/hipgen/hipgen/diag"
@@ -432,8 +433,17 @@ func (t *translator) inDevicePass() bool {
 func (t *translator) definesArchItself() bool {
 	if t.archDefined == 0 {
 		t.archDefined = -1
-		for k := 2; k < len(t.toks); k++ {
-			if t.is(k, "__CUDA_ARCH__") && t.is(k-1, "define") && t.is(k-2, "#") && t.tok(k).Directive {
+		// Look only where the name occurs: a few places in a file.
+		name := []byte("__CUDA_ARCH__")
+		for off := 0; ; {
+			i := bytes.Index(t.src[off:], name)
+			if i < 0 {
+				break
+			}
+			off += i
+			k := t.tokenAt(off)
+			off += len(name)
+			if k >= 2 && t.is(k, "__CUDA_ARCH__") && t.is(k-1, "define") && t.is(k-2, "#") && t.tok(k).Directive {
 				t.archDefined = 1
 				break
 			}

@@ -207,13 +207,13 @@ func (t *translator) definesFunction(name string) bool {
 	if t.defined == nil {
 		t.defined = map[string]bool{}
 		for k := 1; k+1 < len(t.toks); k++ {
-			if t.toks[k].Kind != lex.Ident || !t.is(k+1, "(") {
+			if t.toks[k].Kind != lex.Ident || !t.isByte(k+1, '(') {
 				continue
 			}
-			if t.tok(k-1).Kind != lex.Ident && !t.is(k-1, "*") && !t.is(k-1, "&") && !t.is(k-1, ">") {
+			if t.toks[k-1].Kind != lex.Ident && !t.isByte(k-1, '*') && !t.isByte(k-1, '&') && !t.isByte(k-1, '>') {
 				continue
 			}
-			if close := t.matching(k + 1); close > 0 && t.is(close+1, "{") {
+			if close := t.matching(k + 1); close > 0 && t.isByte(close+1, '{') {
 				t.defined[string(t.text(k))] = true
 			}
 		}

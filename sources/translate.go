@@ -35,7 +35,9 @@ type translator struct {
 	edits       []edit
 	lineInserts int // edits[:lineInserts] are whole lines inserted by assemble
 	diags       []diag.Diagnostic
-	lines       []int // byte offset of each line start, built on first use
+	// posOff and posLine are the offset position was asked last and
+	// the number of newlines before it.
+	posOff, posLine int
 
 	filters *tableFilters
 	mapped  map[string]int
@@ -62,6 +64,7 @@ type translator struct {
 	blockOpen       []int32     // see openAround
 	closeOf         []int32     // see matching
 	cgUse           uint8       // see usesCG: 0 unknown, 1 yes, 2 no
+	maybeWGMMA      bool        // the bytes "wgmma" occur in the file
 	wave            waveState
 }
 
@@ -83,6 +86,7 @@ func newTranslator(name string, src []byte, code lex.Code, opts Options) *transl
 	}
 	t.toks, t.comments = code.Tokens, code.Comments
 	t.buildSig()
+	t.maybeWGMMA = bytes.Contains(src, []byte("wgmma"))
 	// A .cu file is a CUDA translation unit: it always needs the runtime.
 	t.needRuntime = strings.HasSuffix(name, ".cu")
 	t.firstHIPHeader = -1
@@ -171,6 +175,15 @@ func (t *translator) is(k int, s string) bool {
 	}
 	tk := t.toks[k]
 	return string(t.src[tk.Start:tk.End]) == s
+}
+
+// isByte reports whether the k-th significant token is the one byte c.
+func (t *translator) isByte(k int, c byte) bool {
+	if uint(k) >= uint(len(t.toks)) {
+		return false
+	}
+	tk := t.toks[k]
+	return tk.End-tk.Start == 1 && t.src[tk.Start] == c
 }
 
 func (t *translator) replace(k int, s string) {
@@ -277,24 +290,29 @@ func (t *translator) span(first, last int) string {
 	return string(t.src[t.tok(first).Start:t.tok(last).End])
 }
 
-// position converts a byte offset to a 1-based line and column.
+// tokenAt returns the position of the significant token starting at byte
+// offset off, or -1.
+func (t *translator) tokenAt(off int) int {
+	k := sort.Search(len(t.toks), func(i int) bool { return int(t.toks[i].Start) >= off })
+	if k < len(t.toks) && int(t.toks[k].Start) == off {
+		return k
+	}
+	return -1
+}
+
+// position converts a byte offset to a 1-based line and column. Reports
+// come mostly in source order, so it counts the newlines from the offset
+// asked last (in either direction) instead of indexing every line.
 func (t *translator) position(off int) (int, int) {
-	if t.lines == nil {
-		t.lines = make([]int, 1, bytes.Count(t.src, []byte{'\n'})+1)
-		for i := 0; ; {
-			j := bytes.IndexByte(t.src[i:], '\n')
-			if j < 0 {
-				break
-			}
-			i += j + 1
-			t.lines = append(t.lines, i)
-		}
+	off = min(max(off, 0), len(t.src))
+	nl := []byte{'\n'}
+	if off >= t.posOff {
+		t.posLine += bytes.Count(t.src[t.posOff:off], nl)
+	} else {
+		t.posLine -= bytes.Count(t.src[off:t.posOff], nl)
 	}
-	l := sort.SearchInts(t.lines, off+1) - 1
-	if l < 0 {
-		l = 0
-	}
-	return l + 1, off - t.lines[l] + 1
+	t.posOff = off
+	return t.posLine + 1, off - (bytes.LastIndexByte(t.src[:off], '\n') + 1) + 1
 }
 
 // report adds a diagnostic at the k-th significant token.
@@ -388,7 +406,7 @@ func (t *translator) isLineStart(k int) bool {
 // mapping table.
 func (t *translator) ident(k int) int {
 	b := t.text(k)
-	if !t.filters.any.mayContain(b) && !t.tok(k).Directive && len(t.nsScopes) == 0 && !t.is(k+1, "::") && !hasWGMMA(b) {
+	if !t.filters.any.mayContain(b) && !t.tok(k).Directive && len(t.nsScopes) == 0 && !t.is(k+1, "::") && !(t.maybeWGMMA && hasWGMMA(b)) {
 		return k + 1 // no rule knows the name: most identifiers of a file
 	}
 	if next, handled := t.special(k, b); handled {

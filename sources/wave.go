@@ -1,6 +1,7 @@
 package sources
 
 import (
+	"bytes"
 	"strings"
 
 	"github.com/hipgen/hipgen/diag"
@@ -268,7 +269,19 @@ func (t *translator) number(k int) {
 	if len(b) > 13 || len(b) > 2 && b[1] != 'x' && b[1] != 'X' {
 		return // not 5, 16, 31, 32 or 0xffffffff with a suffix
 	}
-	s := strings.ToLower(strings.TrimRight(string(b), "uUlL"))
+	for len(b) > 1 && (b[len(b)-1]|0x20 == 'u' || b[len(b)-1]|0x20 == 'l') {
+		b = b[:len(b)-1]
+	}
+	var s string
+	switch {
+	case bytes.EqualFold(b, []byte("0xffffffff")):
+		s = "0xffffffff"
+	case string(b) == "5", string(b) == "16", string(b) == "31", string(b) == "32":
+		s = string(b)
+	default:
+		return
+	}
+	b = t.text(k)
 	op := string(t.text(k - 1))
 	switch {
 	case s == "0xffffffff":

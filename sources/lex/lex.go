@@ -84,17 +84,19 @@ type lexer struct {
 	comments []Token
 }
 
-// emit appends a code token (not space, newline or comment).
+// emit appends a code token (not space, newline or comment). The main
+// loop of run makes room for one token before each step, and no step
+// emits more than one.
 func (l *lexer) emit(k Kind, start, end int) {
-	if l.n == len(l.toks) {
-		l.grow()
-	}
-	l.toks[l.n] = Token{Start: int32(start), End: int32(end), Kind: k, Directive: l.inDir, LineStart: l.lineStart}
+	l.toks[l.n] = Token{int32(start), int32(end), k, l.inDir, l.lineStart}
 	l.n++
 	l.lineStart = false
 }
 
-// grow makes room for more tokens, guessing from the bytes left.
+// grow makes room for more tokens, guessing from the bytes left. It is
+// kept out of line so that emit inlines.
+//
+//go:noinline
 func (l *lexer) grow() {
 	more := len(l.toks)/2 + 64
 	if guess := len(l.src) / 3; len(l.toks) < guess {
@@ -181,6 +183,9 @@ func (l *lexer) run() {
 	n := len(src)
 	i := 0
 	for i < n {
+		if l.n >= len(l.toks) {
+			l.grow()
+		}
 		c := src[i]
 		start := i
 		switch classTab[c] {
