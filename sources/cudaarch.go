@@ -433,16 +433,17 @@ func (t *translator) inDevicePass() bool {
 func (t *translator) definesArchItself() bool {
 	if t.archDefined == 0 {
 		t.archDefined = -1
-		// Look only where the name occurs: a few places in a file.
-		name := []byte("__CUDA_ARCH__")
-		for off := 0; ; {
-			i := bytes.Index(t.src[off:], name)
+		// Look only where the name occurs: a few places in a file. The
+		// search starts at the C, far rarer in code than the underscore.
+		tail := []byte("CUDA_ARCH__")
+		for off := 2; off < len(t.src); {
+			i := bytes.Index(t.src[off:], tail)
 			if i < 0 {
 				break
 			}
 			off += i
-			k := t.tokenAt(off)
-			off += len(name)
+			k := t.tokenAt(off - 2)
+			off += len(tail)
 			if k >= 2 && t.is(k, "__CUDA_ARCH__") && t.is(k-1, "define") && t.is(k-2, "#") && t.tok(k).Directive {
 				t.archDefined = 1
 				break
