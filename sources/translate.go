@@ -36,8 +36,10 @@ type translator struct {
 	lineInserts int // edits[:lineInserts] are whole lines inserted by assemble
 	diags       []diag.Diagnostic
 	// posOff and posLine are the offset position was asked last and
-	// the number of newlines before it.
+	// the number of newlines before it; lines, once built, holds the
+	// offset of each line start.
 	posOff, posLine int
+	lines           []int
 
 	filters *tableFilters
 	mapped  map[string]int
@@ -302,9 +304,25 @@ func (t *translator) tokenAt(off int) int {
 
 // position converts a byte offset to a 1-based line and column. Reports
 // come mostly in source order, so it counts the newlines from the offset
-// asked last (in either direction) instead of indexing every line.
+// asked last; the first report far behind that builds a table of line
+// starts, used from then on.
 func (t *translator) position(off int) (int, int) {
 	off = min(max(off, 0), len(t.src))
+	if t.lines == nil && off < t.posOff-4096 {
+		t.lines = make([]int, 1, bytes.Count(t.src, []byte{'\n'})+1)
+		for i := 0; ; {
+			j := bytes.IndexByte(t.src[i:], '\n')
+			if j < 0 {
+				break
+			}
+			i += j + 1
+			t.lines = append(t.lines, i)
+		}
+	}
+	if t.lines != nil {
+		l := sort.SearchInts(t.lines, off+1) - 1
+		return l + 1, off - t.lines[l] + 1
+	}
 	nl := []byte{'\n'}
 	if off >= t.posOff {
 		t.posLine += bytes.Count(t.src[t.posOff:off], nl)
