@@ -149,11 +149,14 @@ func (t *translator) buildSig() {
 		}
 		t.toks = kept
 	}
+	fp8 := mayNameFP8(t.src)
+	t.wave.fp8 = !fp8 // true: nothing to look for
 	for _, tk := range t.toks {
 		if tk.Kind == lex.Ident {
 			t.wave.see(t.src[tk.Start:tk.End])
 		}
 	}
+	t.wave.fp8 = t.wave.fp8 && fp8
 }
 
 // tok returns the k-th significant token; out of range gives an empty token.

@@ -51,7 +51,7 @@ func (w *waveState) init(t *translator) {
 // see looks at one identifier of the file (buildSig shows each): warp
 // intrinsics and warpSize mark warp-level code, FP8 names FP8 code.
 func (w *waveState) see(b []byte) {
-	if !w.warpCode && (len(b) > 2 && b[0] == '_' || len(b) == 8 && b[0] == 'w') {
+	if !w.warpCode && (len(b) > 3 && b[0] == '_' && warpInitial[b[2]] || len(b) == 8 && b[0] == 'w') {
 		if _, ok := warpIntrinsics[string(b)]; ok || string(b) == "warpSize" {
 			w.warpCode = true
 		}
@@ -59,6 +59,31 @@ func (w *waveState) see(b []byte) {
 	if !w.fp8 && len(b) >= 3 && namesFP8(b) {
 		w.fp8 = true
 	}
+}
+
+// warpInitial holds the letters that follow "__" in warpIntrinsics.
+var warpInitial = func() (m [256]bool) {
+	for name := range warpIntrinsics {
+		m[name[2]] = true
+	}
+	return m
+}()
+
+// mayNameFP8 reports whether src holds fp8, FP8, e4m3 or E4M3 anywhere,
+// so that identifiers need to be looked at (see namesFP8). The digits are
+// rare in code, so it searches for them.
+func mayNameFP8(src []byte) bool {
+	for i := 0; ; {
+		j := bytes.IndexByte(src[i:], '8')
+		if j < 0 {
+			break
+		}
+		i += j + 1
+		if j := i - 1; j >= 2 && (src[j-2] == 'f' && src[j-1] == 'p' || src[j-2] == 'F' && src[j-1] == 'P') {
+			return true
+		}
+	}
+	return bytes.Contains(src, []byte("4m3")) || bytes.Contains(src, []byte("4M3"))
 }
 
 // namesFP8 reports whether the identifier b contains fp8, FP8, e4m3 or
