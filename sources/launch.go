@@ -16,11 +16,14 @@ func (t *translator) launch(k int) int {
 	if t.opts.Launch != LaunchGGL {
 		return k + 1
 	}
+	// A launch nested in the parameters (as odd as that is) counts as a
+	// bracket pair, so the outer launch is rewritten along with it: leaving
+	// it would rewrite it on the next run instead.
 	closeCfg := -1
 	depth := 0
 	for j := k + 1; j < len(t.toks) && closeCfg < 0; j++ {
 		switch string(t.text(j)) {
-		case "(", "[", "{":
+		case "(", "[", "{", "<<<":
 			depth++
 		case ")", "]", "}":
 			depth--
@@ -28,8 +31,9 @@ func (t *translator) launch(k int) int {
 			if depth == 0 {
 				closeCfg = j
 			}
+			depth--
 		}
-		if depth < 0 || depth == 0 && (t.is(j, ";") || t.is(j, "<<<")) {
+		if depth < 0 && closeCfg < 0 || depth == 0 && t.is(j, ";") {
 			break
 		}
 	}
