@@ -111,6 +111,10 @@ func (t *translator) cgShuffleCall(k int, name string) bool {
 	if start < 0 {
 		return false
 	}
+	switch string(t.text(start)) {
+	case "threadIdx", "blockIdx", "blockDim", "gridDim":
+		return false // threadIdx.x is a number, not a group
+	}
 	open := "hipgen_cg_" + name + "("
 	if t.is(k-1, "->") {
 		open += "*"
