@@ -87,6 +87,7 @@ func newTranslator(name string, src []byte, code lex.Code, opts Options) *transl
 		t.opts.Launch = LaunchChevron
 	}
 	t.toks, t.comments = code.Tokens, code.Comments
+	t.edits = make([]edit, 0, len(t.toks)/32+8)
 	t.buildSig()
 	t.maybeWGMMA = bytes.Contains(src, []byte("wgmma"))
 	// A .cu file is a CUDA translation unit: it always needs the runtime.
