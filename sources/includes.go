@@ -342,12 +342,20 @@ func (t *translator) findInsertPoint() int {
 	// a doc comment) stay attached: insert above them.
 	for ls > 0 {
 		prev := bytes.LastIndexByte(t.src[:ls-1], '\n') + 1
-		if prev < t.oldMarker[1] || !bytes.HasPrefix(bytes.TrimLeft(t.src[prev:ls-1], " \t"), []byte("//")) {
+		indent := len(t.src[prev:ls-1]) - len(bytes.TrimLeft(t.src[prev:ls-1], " \t"))
+		if prev < t.oldMarker[1] || !t.lineCommentAt(prev+indent) {
 			break
 		}
 		ls = prev
 	}
 	return ls
+}
+
+// lineCommentAt reports whether a // comment starts at byte offset off
+// (and not, say, the end of a block comment that reads "//*/").
+func (t *translator) lineCommentAt(off int) bool {
+	i := sort.Search(len(t.comments), func(i int) bool { return int(t.comments[i].Start) >= off })
+	return i < len(t.comments) && int(t.comments[i].Start) == off && bytes.HasPrefix(t.src[off:], []byte("//"))
 }
 
 // needsRuntimeFirst reports whether a HIP header must come after
