@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/hipgen/hipgen/diag"
-	"github.com/hipgen/hipgen/sources/lex"
 )
 
 // Polyfills stand in for CUDA device functions that HIP lacks, or that the
@@ -205,17 +204,9 @@ func minmax(name, typ, op string) polyfill {
 // names is collected in one pass, the first time it is needed.
 func (t *translator) definesFunction(name string) bool {
 	if t.defined == nil {
-		t.defined = map[string]bool{}
-		for k := 1; k+1 < len(t.toks); k++ {
-			if t.toks[k].Kind != lex.Ident || !t.isByte(k+1, '(') {
-				continue
-			}
-			if t.toks[k-1].Kind != lex.Ident && !t.isByte(k-1, '*') && !t.isByte(k-1, '&') && !t.isByte(k-1, '>') {
-				continue
-			}
-			if close := t.matching(k + 1); close > 0 && t.isByte(close+1, '{') {
-				t.defined[string(t.text(k))] = true
-			}
+		t.defined = make(map[string]bool, len(t.funcDefs))
+		for _, k := range t.funcDefs {
+			t.defined[string(t.text(int(k)))] = true
 		}
 	}
 	return t.defined[name]

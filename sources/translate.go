@@ -64,7 +64,8 @@ type translator struct {
 	coalescedNoted  bool        // and the coalesced-group hazard
 	nsScopes        []nsScope   // namespace aliases and using-directives, see qualified.go
 	blockOpen       []int32     // see openAround
-	closeOf         []int32     // see matching
+	closeOf         []int32     // see index
+	funcDefs        []int32     // positions of defined functions' names, see index
 	cgUse           uint8       // see usesCG: 0 unknown, 1 yes, 2 no
 	maybeWGMMA      bool        // the bytes "wgmma" occur in the file
 	wave            waveState
@@ -152,11 +153,7 @@ func (t *translator) buildSig() {
 	}
 	fp8 := mayNameFP8(t.src)
 	t.wave.fp8 = !fp8 // true: nothing to look for
-	for _, tk := range t.toks {
-		if tk.Kind == lex.Ident {
-			t.wave.see(t.src[tk.Start:tk.End])
-		}
-	}
+	t.index()
 	t.wave.fp8 = t.wave.fp8 && fp8
 }
 
@@ -203,25 +200,29 @@ func (t *translator) insert(off int, s string) {
 
 // matching returns the position of the bracket closing the one at k, or -1.
 func (t *translator) matching(k int) int {
-	if t.closeOf == nil {
-		t.matchBrackets()
-	}
 	if k < 0 || k >= len(t.closeOf) {
 		return -1
 	}
 	return int(t.closeOf[k])
 }
 
-// matchBrackets fills closeOf in one pass: each (, [ and { gets the
-// position of the bracket of its kind that closes it (other kinds are not
-// counted, so one stray ] does not unbalance parentheses), -1 if none.
-func (t *translator) matchBrackets() {
+// index makes one pass over the tokens for what several rules ask of the
+// whole file: each (, [ and { gets the position of the bracket of its kind
+// that closes it (other kinds are not counted, so one stray ] does not
+// unbalance parentheses), -1 if none; function definitions (a name after a
+// type, its parameter list closed right before a '{') are noted for
+// definesFunction; and identifiers are shown to the wavefront rules.
+func (t *translator) index() {
 	n := len(t.toks)
 	t.closeOf = getSigBuffer(n)[:n]
 	var stacks [3][]int32
 	for j := 0; j < n; j++ {
 		t.closeOf[j] = -1
 		tk := t.toks[j]
+		if tk.Kind == lex.Ident {
+			t.wave.see(t.src[tk.Start:tk.End])
+			continue
+		}
 		if tk.Kind != lex.Punct || tk.End-tk.Start != 1 {
 			continue
 		}
@@ -246,9 +247,17 @@ func (t *translator) matchBrackets() {
 		st := &stacks[kind]
 		if open {
 			*st = append(*st, int32(j))
-		} else if len(*st) > 0 {
-			t.closeOf[(*st)[len(*st)-1]] = int32(j)
-			*st = (*st)[:len(*st)-1]
+			continue
+		}
+		if len(*st) == 0 {
+			continue
+		}
+		o := int((*st)[len(*st)-1])
+		t.closeOf[o] = int32(j)
+		*st = (*st)[:len(*st)-1]
+		if kind == 0 && o >= 2 && t.toks[o-1].Kind == lex.Ident && t.isByte(j+1, '{') &&
+			(t.toks[o-2].Kind == lex.Ident || t.isByte(o-2, '*') || t.isByte(o-2, '&') || t.isByte(o-2, '>')) {
+			t.funcDefs = append(t.funcDefs, int32(o-1))
 		}
 	}
 }
