@@ -9,10 +9,12 @@ import (
 	"slices"
 	"sort"
 	"sync"
+	"syscall"
 
 	"github.com/hipgen/hipgen/builder"
 	"github.com/hipgen/hipgen/diag"
 	"github.com/hipgen/hipgen/internal/rootpath"
+	"github.com/hipgen/hipgen/internal/sysfile"
 	"github.com/hipgen/hipgen/sources"
 )
 
@@ -28,7 +30,7 @@ type translateJob struct {
 	skipped bool // unchanged since the last run: diagnostics replayed
 	stale   bool // --check: the output is missing or differs
 	written bool
-	outStat outStat // the output as it is now on disk
+	outStat sysfile.Stamp // the output as it is now on disk
 	err     error
 }
 
@@ -64,16 +66,15 @@ func (t *treeTranslation) run(files []string, n int) []*translateJob {
 	t.jobs = map[string]*translateJob{}
 	t.work = make(chan string, len(files))
 	// The biggest files first, so that none of them starts last and
-	// keeps the others waiting.
+	// keeps the others waiting. The sizes come from the look-ups that
+	// reading the files needs anyway.
+	t.fs = newProjectFS(t.root)
 	files = slices.Clone(files)
 	size := make(map[string]int64, len(files))
 	for _, f := range files {
-		if st, err := os.Stat(filepath.Join(t.root, filepath.FromSlash(f))); err == nil {
-			size[f] = st.Size()
-		}
+		size[f] = t.fs.lookup(f).size
 	}
 	sort.SliceStable(files, func(a, b int) bool { return size[files[a]] > size[files[b]] })
-	t.fs = newProjectFS(t.root)
 	if !t.check {
 		t.tree = builder.NewTree(t.outAbs)
 	}
@@ -89,8 +90,12 @@ func (t *treeTranslation) run(files []string, n int) []*translateJob {
 		workers.Add(1)
 		go func() {
 			defer workers.Done()
+			var buf []byte // each source is read into the last one's storage
 			for rel := range t.work {
-				t.translate(t.jobs[rel])
+				t.mu.Lock()
+				j := t.jobs[rel]
+				t.mu.Unlock()
+				buf = t.translate(j, buf)
 				t.wg.Done()
 			}
 		}()
@@ -122,11 +127,14 @@ func (t *treeTranslation) add(rel string) {
 	}
 }
 
-func (t *treeTranslation) translate(j *translateJob) {
-	src, err := t.fs.read(j.rel)
+// translate does the job j, reading its source into buf's storage, and
+// returns that storage for the next job: nothing kept from a job refers
+// to its source (the translator copies what it keeps).
+func (t *treeTranslation) translate(j *translateJob, buf []byte) []byte {
+	src, err := t.fs.read(j.rel, buf)
 	if err != nil {
 		j.err = err
-		return
+		return buf
 	}
 	u := sources.Parse(j.rel, src)
 	opts := t.opts
@@ -136,21 +144,18 @@ func (t *treeTranslation) translate(j *translateJob) {
 	<-t.ready
 	if st, ok := t.state.Files[j.rel]; ok && st.Key == j.key && outputMatches(t.outAbs, j.rel, st) {
 		j.skipped, j.diags, j.outHash = true, fromStateDiags(st.Diags), st.OutHash
-		return
+		return src
 	}
-	j.out, j.diags, j.stats = u.Translate(opts)
-	j.outHash = hashBytes(j.out)
-	outAbs := filepath.Join(t.outAbs, filepath.FromSlash(outRel))
+	var out []byte
+	out, j.diags, j.stats = u.Translate(opts)
+	j.outHash = hashBytes(out)
 	if t.check {
-		old, err := os.ReadFile(outAbs)
-		j.stale = err != nil || !bytes.Equal(old, j.out)
-		return
+		old, err := os.ReadFile(filepath.Join(t.outAbs, filepath.FromSlash(outRel)))
+		j.stale = err != nil || !bytes.Equal(old, out)
+		return src
 	}
-	if j.written, j.err = t.tree.Write(outRel, j.out); j.err == nil {
-		if st, err := os.Stat(outAbs); err == nil {
-			j.outStat = statOf(st)
-		}
-	}
+	j.written, j.outStat, j.err = t.tree.WriteStamp(outRel, out)
+	return src
 }
 
 // localIncludes returns the include paths of the file rel that resolve to
@@ -189,39 +194,74 @@ type projectFS struct {
 	root   string
 	inside *rootpath.Dirs
 	mu     sync.Mutex
-	exist  map[string]bool
+	files  map[string]projectFile
+}
+
+// projectFile is what a look-up found at a path.
+type projectFile struct {
+	inside  bool // in the root, its symbolic links followed
+	regular bool // a regular file, maybe through a symbolic link
+	link    bool // a symbolic link
+	size    int64
 }
 
 func newProjectFS(root string) *projectFS {
-	return &projectFS{root: root, inside: rootpath.NewDirs(root), exist: map[string]bool{}}
+	return &projectFS{root: root, inside: rootpath.NewDirs(root), files: map[string]projectFile{}}
 }
 
 var errOutsideRoot = errors.New("outside the project root (through a symbolic link)")
 
-func (p *projectFS) read(rel string) ([]byte, error) {
-	if !p.inside.Inside(filepath.FromSlash(rel)) {
+// lookup reports what rel is, looking once per path: one lstat of the
+// file, its directories being checked once for all the files in them.
+func (p *projectFS) lookup(rel string) projectFile {
+	p.mu.Lock()
+	f, done := p.files[rel]
+	p.mu.Unlock()
+	if done {
+		return f
+	}
+	native := filepath.FromSlash(rel)
+	if f.inside = p.inside.Inside(filepath.Dir(native)); f.inside {
+		full := filepath.Join(p.root, native)
+		st, err := sysfile.Lstat(full)
+		if err == nil && sysfile.IsLink(&st) {
+			f.link = true
+			f.inside = p.inside.Inside(native)
+			st, err = sysfile.Stat(full)
+		}
+		f.regular = err == nil && sysfile.IsRegular(&st)
+		f.size = st.Size
+	}
+	p.mu.Lock()
+	p.files[rel] = f
+	p.mu.Unlock()
+	return f
+}
+
+// read returns the content of rel, in buf's storage when it is big
+// enough.
+func (p *projectFS) read(rel string, buf []byte) ([]byte, error) {
+	f := p.lookup(rel)
+	if !f.inside {
 		return nil, fmt.Errorf("%s: %w", rel, errOutsideRoot)
 	}
-	return os.ReadFile(filepath.Join(p.root, filepath.FromSlash(rel)))
+	native := filepath.FromSlash(rel)
+	full := filepath.Join(p.root, native)
+	data, _, err := sysfile.Read(full, !f.link, buf)
+	if !f.link && errors.Is(err, syscall.ELOOP) {
+		// A symbolic link replaced the file since it was looked up.
+		if !p.inside.Inside(native) {
+			return nil, fmt.Errorf("%s: %w", rel, errOutsideRoot)
+		}
+		data, _, err = sysfile.Read(full, false, buf)
+	}
+	return data, err
 }
 
 // exists reports whether rel names a regular file inside the root.
 func (p *projectFS) exists(rel string) bool {
-	p.mu.Lock()
-	ok, done := p.exist[rel]
-	p.mu.Unlock()
-	if done {
-		return ok
-	}
-	ok = p.inside.Inside(filepath.FromSlash(rel))
-	if ok {
-		st, err := os.Stat(filepath.Join(p.root, filepath.FromSlash(rel)))
-		ok = err == nil && st.Mode().IsRegular()
-	}
-	p.mu.Lock()
-	p.exist[rel] = ok
-	p.mu.Unlock()
-	return ok
+	f := p.lookup(rel)
+	return f.inside && f.regular
 }
 
 // translateTree translates files (with the headers they reach unless
