@@ -98,7 +98,6 @@ func runTranslate(e *env, o *translateFlags, args []string) int {
 	// every few megabytes.
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(1 << 30))
 	defer debug.SetGCPercent(debug.SetGCPercent(-1))
-	go sources.Warm()
 	switch o.format {
 	case "text", "json", "sarif":
 	default:
@@ -345,6 +344,7 @@ func rootReader(root string) func(string) ([]byte, error) {
 }
 
 func translateToStdout(e *env, o *translateFlags, root, rel string, includeDirs []string, opts sources.Options) int {
+	go sources.Warm()
 	src, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
 	if err != nil {
 		return e.errorf(exitUsage, "translate: %v", err)

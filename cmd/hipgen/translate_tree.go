@@ -22,15 +22,11 @@ import (
 // to the project root, and what became of it.
 type translateJob struct {
 	rel     string
-	key     string
-	out     []byte
-	outHash string
-	diags   []diag.Diagnostic
+	state   fileState // what the state records for it after this run
 	stats   sources.Stats
 	skipped bool // unchanged since the last run: diagnostics replayed
 	stale   bool // --check: the output is missing or differs
 	written bool
-	outStat sysfile.Stamp // the output as it is now on disk
 	err     error
 }
 
@@ -47,10 +43,11 @@ type treeTranslation struct {
 	check        bool
 	// state is loaded while the first files are read and lexed; ready
 	// is closed when it is.
-	state translateState
-	ready chan struct{}
-	fs    *projectFS
-	tree  *builder.Tree
+	state    translateState
+	ready    chan struct{}
+	fs       *projectFS
+	tree     *builder.Tree
+	warmOnce sync.Once
 
 	mu   sync.Mutex
 	jobs map[string]*translateJob
@@ -136,55 +133,86 @@ func (t *treeTranslation) translate(j *translateJob, buf []byte) []byte {
 		j.err = err
 		return buf
 	}
-	u := sources.Parse(j.rel, src)
-	opts := t.opts
-	opts.LocalIncludes = t.localIncludes(j.rel, u.Includes())
-	j.key = sources.CacheKey(j.rel, src, opts)
-	outRel := sources.OutputPath(j.rel)
 	<-t.ready
-	if st, ok := t.state.Files[j.rel]; ok && st.Key == j.key && outputMatches(t.outAbs, j.rel, st) {
-		j.skipped, j.diags, j.outHash = true, fromStateDiags(st.Diags), st.OutHash
-		return src
+	opts := t.opts
+	if last, ok := t.state.Files[j.rel]; ok {
+		// The includes recorded last time are the source's as long as
+		// its content is the same, which the key with the local
+		// includes then recorded tells; they must also resolve as
+		// they did.
+		opts.LocalIncludes = last.Local
+		if sources.CacheKey(j.rel, src, opts) == last.Key {
+			local, found := t.resolveIncludes(j.rel, last.Includes)
+			if slices.Equal(local, last.Local) && outputMatches(t.outAbs, j.rel, last) {
+				t.follow(found)
+				j.skipped, j.state = true, last
+				return src
+			}
+		}
 	}
+	u := sources.Parse(j.rel, src)
+	var incs []string
+	for _, inc := range u.Includes() {
+		incs = append(incs, includeRecord(inc))
+	}
+	local, found := t.resolveIncludes(j.rel, incs)
+	t.follow(found)
+	opts.LocalIncludes = local
+	j.state = fileState{Key: sources.CacheKey(j.rel, src, opts), Includes: incs, Local: local}
+	t.warm()
 	var out []byte
-	out, j.diags, j.stats = u.Translate(opts)
-	j.outHash = hashBytes(out)
+	out, j.state.Diags, j.stats = u.Translate(opts)
+	j.state.OutHash = hashBytes(out)
+	outRel := sources.OutputPath(j.rel)
 	if t.check {
 		old, err := os.ReadFile(filepath.Join(t.outAbs, filepath.FromSlash(outRel)))
 		j.stale = err != nil || !bytes.Equal(old, out)
 		return src
 	}
-	j.written, j.outStat, j.err = t.tree.WriteStamp(outRel, out)
+	j.written, j.state.OutStat, j.err = t.tree.WriteStamp(outRel, out)
 	return src
 }
 
-// localIncludes returns the include paths of the file rel that resolve to
-// project files, sorted and without duplicates, and queues those files
-// when following the closure. A quoted include is looked up next to the
-// including file first, then in the include directories; an angled one
-// only in the include directories. Paths that would leave the root count
-// as not found.
-func (t *treeTranslation) localIncludes(rel string, incs []sources.Include) []string {
-	var local []string
+// warm starts building the translator's tables, once, as soon as a file
+// is known to need translating: a run that translates nothing does
+// without them.
+func (t *treeTranslation) warm() {
+	t.warmOnce.Do(func() { go sources.Warm() })
+}
+
+// resolveIncludes returns the paths of the #include lines incs (as
+// includeRecord writes them) of the file rel that resolve to project
+// files, sorted and without duplicates, and the files they resolve to. A
+// quoted include is looked up next to the including file first, then in
+// the include directories; an angled one only in the include directories.
+// Paths that would leave the root count as not found.
+func (t *treeTranslation) resolveIncludes(rel string, incs []string) (local, found []string) {
 	seen := map[string]bool{}
-	for _, inc := range incs {
+	for _, r := range incs {
+		inc := includeOfRecord(r)
 		if seen[inc.Path] {
 			continue
 		}
 		seen[inc.Path] = true
 		for _, c := range sources.IncludeCandidates(rel, inc, t.includeDirs) {
-			if !t.fs.exists(c) {
-				continue
+			if t.fs.exists(c) {
+				local = append(local, inc.Path)
+				found = append(found, c)
+				break
 			}
-			local = append(local, inc.Path)
-			if t.closure {
-				t.add(c)
-			}
-			break
 		}
 	}
 	sort.Strings(local)
-	return local
+	return local, found
+}
+
+// follow queues the included files when following the closure.
+func (t *treeTranslation) follow(files []string) {
+	if t.closure {
+		for _, f := range files {
+			t.add(f)
+		}
+	}
 }
 
 // projectFS reads files of the project root from many goroutines. Paths
@@ -272,6 +300,9 @@ func translateTree(e *env, o *translateFlags, root, outAbs string, files, includ
 	go func() {
 		tt.state = loadTranslateState(outAbs)
 		close(tt.ready)
+		if len(tt.state.Files) == 0 {
+			tt.warm() // every file will be translated
+		}
 	}()
 	jobs := tt.run(files, o.jobs)
 	<-tt.ready
@@ -290,16 +321,15 @@ func translateTree(e *env, o *translateFlags, root, outAbs string, files, includ
 			}
 			continue
 		}
-		all = append(all, j.diags...)
+		all = append(all, j.state.Diags...)
+		updates[j.rel] = j.state
 		if j.skipped {
 			skipped++
-			updates[j.rel] = state.Files[j.rel]
 			continue
 		}
 		for f, c := range j.stats.Mapped {
 			mapped[f] += c
 		}
-		updates[j.rel] = fileState{Key: j.key, OutHash: j.outHash, OutStat: j.outStat, Diags: toStateDiags(j.diags)}
 		if j.stale {
 			stale = append(stale, sources.OutputPath(j.rel))
 		}
