@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"runtime"
 	"runtime/debug"
 	"sort"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/hipgen/hipgen/builder"
 	"github.com/hipgen/hipgen/diag"
+	"github.com/hipgen/hipgen/internal/lazyre"
 	"github.com/hipgen/hipgen/internal/rootpath"
 	"github.com/hipgen/hipgen/manifest"
 	"github.com/hipgen/hipgen/sources"
@@ -177,9 +177,9 @@ func fileExists(p string) bool {
 	return err == nil
 }
 
-var versionRe = regexp.MustCompile(`^(\d+)\.(\d+)`)
+var versionRe = lazyre.New(`^(\d+)\.(\d+)`)
 
-var hipVersionDefineRe = regexp.MustCompile(`(?m)^#define HIP_VERSION_(MAJOR|MINOR) (\d+)`)
+var hipVersionDefineRe = lazyre.New(`(?m)^#define HIP_VERSION_(MAJOR|MINOR) (\d+)`)
 
 // rocmVersion is the --rocm-version flag, else the version of the HIP
 // installation that hipconfig on PATH belongs to (read from its
@@ -203,7 +203,7 @@ func rocmVersion(e *env, flagValue string) (sources.Version, error) {
 	if err != nil {
 		return hipmap.DefaultROCm, nil
 	}
-	m := versionRe.FindSubmatch(bytes.TrimSpace(out))
+	m := versionRe().FindSubmatch(bytes.TrimSpace(out))
 	if m == nil {
 		return hipmap.DefaultROCm, nil
 	}
@@ -224,7 +224,7 @@ func hipVersionHeader(hipconfig string) (sources.Version, bool) {
 		return sources.Version{}, false
 	}
 	var major, minor string
-	for _, m := range hipVersionDefineRe.FindAllSubmatch(data, -1) {
+	for _, m := range hipVersionDefineRe().FindAllSubmatch(data, -1) {
 		if string(m[1]) == "MAJOR" {
 			major = string(m[2])
 		} else {
