@@ -275,13 +275,13 @@ func (p *projectFS) read(rel string, buf []byte) ([]byte, error) {
 	}
 	native := filepath.FromSlash(rel)
 	full := filepath.Join(p.root, native)
-	data, _, err := sysfile.Read(full, !f.link, buf)
+	data, err := sysfile.ReadSized(full, !f.link, f.size, buf)
 	if !f.link && errors.Is(err, syscall.ELOOP) {
 		// A symbolic link replaced the file since it was looked up.
 		if !p.inside.Inside(native) {
 			return nil, fmt.Errorf("%s: %w", rel, errOutsideRoot)
 		}
-		data, _, err = sysfile.Read(full, false, buf)
+		data, err = sysfile.ReadSized(full, false, f.size, buf)
 	}
 	return data, err
 }

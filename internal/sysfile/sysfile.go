@@ -15,6 +15,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"sync"
 	"syscall"
 )
 
@@ -65,21 +66,48 @@ func IsLink(st *syscall.Stat_t) bool { return st.Mode&syscall.S_IFMT == syscall.
 // of path is not followed: the error then wraps syscall.ELOOP.
 func Read(path string, noFollow bool, buf []byte) ([]byte, syscall.Stat_t, error) {
 	var st syscall.Stat_t
+	fd, err := openRead(path, noFollow)
+	if err != nil {
+		return nil, st, err
+	}
+	defer syscall.Close(fd)
+	if err := retry(func() error { return syscall.Fstat(fd, &st) }); err != nil {
+		return nil, st, &fs.PathError{Op: "stat", Path: path, Err: err}
+	}
+	data, err := readAll(fd, path, st.Size, buf)
+	return data, st, err
+}
+
+// ReadSized is Read for a caller that knows the size of the file from a
+// recent look-up: it reads all of the file whatever its size is now, with
+// one system call fewer when the size is right, and returns no status.
+func ReadSized(path string, noFollow bool, size int64, buf []byte) ([]byte, error) {
+	fd, err := openRead(path, noFollow)
+	if err != nil {
+		return nil, err
+	}
+	defer syscall.Close(fd)
+	return readAll(fd, path, size, buf)
+}
+
+func openRead(path string, noFollow bool) (int, error) {
 	flags := syscall.O_RDONLY | syscall.O_CLOEXEC
 	if noFollow {
 		flags |= syscall.O_NOFOLLOW
 	}
 	fd, err := open(path, flags, 0)
 	if err != nil {
-		return nil, st, &fs.PathError{Op: "open", Path: path, Err: err}
+		return -1, &fs.PathError{Op: "open", Path: path, Err: err}
 	}
-	defer syscall.Close(fd)
-	if err := retry(func() error { return syscall.Fstat(fd, &st) }); err != nil {
-		return nil, st, &fs.PathError{Op: "stat", Path: path, Err: err}
-	}
-	// One byte more than the size, so that a single read reaches the end
-	// of a file that does not change meanwhile.
-	if want := int(st.Size) + 1; cap(buf) < want {
+	return fd, nil
+}
+
+// readAll reads fd to its end. The buffer has room for one byte more than
+// size, the file's expected size, so that the read that stops short at
+// size is known to have reached the end without another returning
+// nothing.
+func readAll(fd int, path string, size int64, buf []byte) ([]byte, error) {
+	if want := int(size) + 1; cap(buf) < want {
 		buf = make([]byte, 0, max(want, 512))
 	}
 	data := buf[:0]
@@ -92,23 +120,21 @@ func Read(path string, noFollow bool, buf []byte) ([]byte, syscall.Stat_t, error
 			continue
 		}
 		if err != nil {
-			return nil, st, &fs.PathError{Op: "read", Path: path, Err: err}
+			return nil, &fs.PathError{Op: "read", Path: path, Err: err}
 		}
 		if n == 0 {
-			return data, st, nil
+			return data, nil
 		}
 		data = data[:len(data)+n]
-		if len(data) == int(st.Size) && len(data) < cap(data) {
-			// Short of the space offered, at the size fstat gave:
-			// the end, without a last read that returns nothing.
-			return data, st, nil
+		if len(data) == int(size) && len(data) < cap(data) {
+			return data, nil
 		}
 	}
 }
 
 // WriteAtomic replaces the file at path with data: it writes a new
-// temporary file beside it (named ".BASE.tmpDIGITS"), gives it the mode
-// perm, flushes it to disk when sync is set and renames it over path, so a
+// temporary file beside it (named ".BASE.tmpDIGITS") with the mode perm,
+// whatever the umask, flushes it to disk when sync is set and renames it over path, so a
 // reader sees the old content or all of the new one, never part of it. The
 // temporary file is removed on failure.
 func WriteAtomic(path string, data []byte, perm os.FileMode, sync bool) (err error) {
@@ -117,7 +143,7 @@ func WriteAtomic(path string, data []byte, perm os.FileMode, sync bool) (err err
 	var tmp string
 	for try := 0; ; try++ {
 		tmp = dir + "." + base + ".tmp" + strconv.FormatUint(uint64(rand.Uint32()), 10)
-		fd, err = open(tmp, syscall.O_WRONLY|syscall.O_CREAT|syscall.O_EXCL|syscall.O_CLOEXEC, 0o600)
+		fd, err = open(tmp, syscall.O_WRONLY|syscall.O_CREAT|syscall.O_EXCL|syscall.O_CLOEXEC, uint32(perm.Perm()))
 		if err == nil {
 			break
 		}
@@ -140,7 +166,7 @@ func WriteAtomic(path string, data []byte, perm os.FileMode, sync bool) (err err
 		}
 		rest = rest[n:]
 	}
-	if err == nil {
+	if err == nil && !umaskKeeps(fd, perm) {
 		op, err = "chmod", retry(func() error { return syscall.Fchmod(fd, uint32(perm.Perm())) })
 	}
 	if err == nil && sync {
@@ -158,6 +184,27 @@ func WriteAtomic(path string, data []byte, perm os.FileMode, sync bool) (err err
 	}
 	syscall.Unlink(tmp)
 	return &fs.PathError{Op: op, Path: tmp, Err: err}
+}
+
+// umaskKept records, per permission, whether a file created with it has
+// it, the process's umask clearing none of its bits; the first file
+// created with a permission is asked, so the others need no chmod. hipgen
+// never changes its umask.
+var umaskKept sync.Map // os.FileMode -> bool
+
+// umaskKeeps reports whether the file fd, just created with the mode
+// perm, has that mode.
+func umaskKeeps(fd int, perm os.FileMode) bool {
+	if kept, ok := umaskKept.Load(perm); ok {
+		return kept.(bool)
+	}
+	var st syscall.Stat_t
+	if retry(func() error { return syscall.Fstat(fd, &st) }) != nil {
+		return false
+	}
+	kept := os.FileMode(st.Mode).Perm() == perm.Perm()
+	umaskKept.Store(perm, kept)
+	return kept
 }
 
 // Mkdir makes the directory path (its parent must exist). It reports

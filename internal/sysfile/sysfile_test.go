@@ -77,6 +77,32 @@ func TestWriteAtomicReplacesAndCleansUp(t *testing.T) {
 	}
 }
 
+func TestWriteAtomicModeDespiteUmask(t *testing.T) {
+	old := syscall.Umask(0o077)
+	defer syscall.Umask(old)
+	p := filepath.Join(t.TempDir(), "f")
+	for i := 0; i < 2; i++ { // the second time, what the first learnt
+		if err := WriteAtomic(p, []byte("x"), 0o604, false); err != nil {
+			t.Fatal(err)
+		}
+		if st, _ := os.Stat(p); st.Mode().Perm() != 0o604 {
+			t.Errorf("mode %v, want 0604", st.Mode().Perm())
+		}
+	}
+}
+
+func TestReadSized(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "f")
+	if err := os.WriteFile(p, []byte("0123456789"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, size := range []int64{0, 3, 10, 11, 100} { // wrong sizes only cost a read
+		if data, err := ReadSized(p, true, size, nil); err != nil || string(data) != "0123456789" {
+			t.Errorf("ReadSized with size %d = %q, %v", size, data, err)
+		}
+	}
+}
+
 func TestMkdir(t *testing.T) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, "a")
