@@ -142,13 +142,24 @@ func runTranslate(e *env, o *translateFlags, args []string) int {
 	default:
 		return e.errorf(exitUsage, "translate: --launch %q: want chevron or ggl", opts.Launch)
 	}
+	outAbs := outDir
+	if outDir != "" && !filepath.IsAbs(outAbs) {
+		outAbs = filepath.Join(root, outDir)
+	}
+	// The output tree's state is read, and the translator's tables are
+	// built when there is none, while the sources are listed.
+	var tt *treeTranslation
+	fs := newProjectFS(root)
+	if outDir != "" && !o.stdout {
+		tt = newTreeTranslation(fs, outAbs, o)
+	}
 	ver, err := rocmVersion(e, o.rocm)
 	if err != nil {
 		return e.errorf(exitUsage, "translate: %v", err)
 	}
 	opts.ROCmVersion = ver
 	if len(args) > 0 {
-		files, err = expandArgs(root, args, outDir)
+		files, err = expandArgs(fs, args, outAbs)
 		if err != nil {
 			return e.errorf(exitUsage, "translate: %v", err)
 		}
@@ -162,14 +173,10 @@ func runTranslate(e *env, o *translateFlags, args []string) int {
 		}
 		return translateToStdout(e, o, root, files[0], includeDirs, opts)
 	}
-	if outDir == "" {
+	if tt == nil {
 		return e.errorf(exitUsage, "translate: no output directory: pass -o DIR or run in a project with %s", manifest.FileName)
 	}
-	outAbs := outDir
-	if !filepath.IsAbs(outAbs) {
-		outAbs = filepath.Join(root, outDir)
-	}
-	return translateTree(e, o, root, outAbs, files, includeDirs, opts)
+	return translateTree(e, o, tt, files, includeDirs, opts)
 }
 
 func fileExists(p string) bool {
@@ -263,29 +270,25 @@ func projectRel(root, p string) (string, error) {
 var cudaExts = map[string]bool{".cu": true, ".cuh": true}
 
 // expandArgs turns file and directory arguments into sorted slash paths
-// relative to root. Directories contribute their .cu and .cuh files,
-// skipping hidden directories and the output tree.
-func expandArgs(root string, args []string, outDir string) ([]string, error) {
+// relative to the root of fs. Directories contribute their .cu and .cuh
+// files, skipping hidden directories and the output tree outAbs; what the
+// walk learns about the files and directories it finds is recorded in fs,
+// which need not look at them again.
+func expandArgs(fs *projectFS, args []string, outAbs string) ([]string, error) {
+	root := fs.root
 	seen := map[string]bool{}
 	var out []string
-	add := func(abs string) error {
+	add := func(abs string) (string, error) {
 		rel, err := filepath.Rel(root, abs)
 		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-			return fmt.Errorf("%s: outside the project root %s", abs, root)
+			return "", fmt.Errorf("%s: outside the project root %s", abs, root)
 		}
 		rel = filepath.ToSlash(rel)
 		if !seen[rel] {
 			seen[rel] = true
 			out = append(out, rel)
 		}
-		return nil
-	}
-	outAbs := ""
-	if outDir != "" {
-		outAbs = outDir
-		if !filepath.IsAbs(outAbs) {
-			outAbs = filepath.Join(root, outDir)
-		}
+		return rel, nil
 	}
 	for _, a := range args {
 		abs := a
@@ -297,10 +300,16 @@ func expandArgs(root string, args []string, outDir string) ([]string, error) {
 			return nil, fmt.Errorf("%s: no such file or directory", a)
 		}
 		if !st.IsDir() {
-			if err := add(abs); err != nil {
+			if _, err := add(abs); err != nil {
 				return nil, err
 			}
 			continue
+		}
+		// Below a directory that is inside the root, the walk meets
+		// only real directories, which are inside too.
+		inside := false
+		if rel, err := filepath.Rel(root, abs); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			inside = fs.inside.Inside(rel)
 		}
 		err = filepath.WalkDir(abs, func(p string, d os.DirEntry, err error) error {
 			if err != nil {
@@ -309,6 +318,10 @@ func expandArgs(root string, args []string, outDir string) ([]string, error) {
 			if d.IsDir() {
 				if p != abs && (strings.HasPrefix(d.Name(), ".") || p == outAbs) {
 					return filepath.SkipDir
+				}
+				if inside && p != abs {
+					rel, _ := filepath.Rel(root, p)
+					fs.inside.MarkInside(rel)
 				}
 				return nil
 			}
@@ -321,7 +334,13 @@ func expandArgs(root string, args []string, outDir string) ([]string, error) {
 					return nil
 				}
 			}
-			return add(p)
+			rel, err := add(p)
+			if err == nil && inside && d.Type().IsRegular() {
+				if info, err := d.Info(); err == nil && info.Mode().IsRegular() {
+					fs.found(rel, info.Size())
+				}
+			}
+			return err
 		})
 		if err != nil {
 			return nil, err

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"os"
@@ -65,7 +66,6 @@ func (t *treeTranslation) run(files []string, n int) []*translateJob {
 	// The biggest files first, so that none of them starts last and
 	// keeps the others waiting. The sizes come from the look-ups that
 	// reading the files needs anyway.
-	t.fs = newProjectFS(t.root)
 	files = slices.Clone(files)
 	size := make(map[string]int64, len(files))
 	for _, f := range files {
@@ -266,6 +266,14 @@ func (p *projectFS) lookup(rel string) projectFile {
 	return f
 }
 
+// found records that rel is a regular file of the given size inside the
+// root, as a walk of its directory saw it.
+func (p *projectFS) found(rel string, size int64) {
+	p.mu.Lock()
+	p.files[rel] = projectFile{inside: true, regular: true, size: size}
+	p.mu.Unlock()
+}
+
 // read returns the content of rel, in buf's storage when it is big
 // enough.
 func (p *projectFS) read(rel string, buf []byte) ([]byte, error) {
@@ -292,18 +300,26 @@ func (p *projectFS) exists(rel string) bool {
 	return f.inside && f.regular
 }
 
-// translateTree translates files (with the headers they reach unless
-// --only) into outAbs, reports diagnostics and saves the state.
-func translateTree(e *env, o *translateFlags, root, outAbs string, files, includeDirs []string, opts sources.Options) int {
-	tt := &treeTranslation{root: root, outAbs: outAbs, includeDirs: includeDirs, opts: opts,
-		closure: !o.only, check: o.check, ready: make(chan struct{})}
+// newTreeTranslation prepares translating into outAbs the files of fs:
+// it starts reading the state there and, when there is none, building the
+// translator's tables, while the caller lists the files.
+func newTreeTranslation(fs *projectFS, outAbs string, o *translateFlags) *treeTranslation {
+	t := &treeTranslation{root: fs.root, outAbs: outAbs, fs: fs, closure: !o.only, check: o.check, ready: make(chan struct{})}
 	go func() {
-		tt.state = loadTranslateState(outAbs)
-		close(tt.ready)
-		if len(tt.state.Files) == 0 {
-			tt.warm() // every file will be translated
+		t.state = loadTranslateState(outAbs)
+		close(t.ready)
+		if len(t.state.Files) == 0 {
+			t.warm() // every file will be translated
 		}
 	}()
+	return t
+}
+
+// translateTree translates files (with the headers they reach unless
+// --only) as tt prepared, reports diagnostics and saves the state.
+func translateTree(e *env, o *translateFlags, tt *treeTranslation, files, includeDirs []string, opts sources.Options) int {
+	tt.includeDirs, tt.opts = includeDirs, opts
+	root, outAbs := tt.root, tt.outAbs
 	jobs := tt.run(files, o.jobs)
 	<-tt.ready
 	state := tt.state
@@ -341,16 +357,22 @@ func translateTree(e *env, o *translateFlags, root, outAbs string, files, includ
 		return e.errorf(exitUsage, "translate: %v", firstErr)
 	}
 	diag.Sort(all)
-	if err := printDiags(e, o.format, all, false); err != nil {
+	// The state is saved while the diagnostics are printed.
+	var saveErr error
+	saved := make(chan struct{})
+	go func() {
+		defer close(saved)
+		if !o.check {
+			if tt.tree == nil {
+				tt.tree = builder.NewTree(outAbs)
+			}
+			saveErr = updateTranslateState(tt.tree, root, outAbs, state, updates)
+		}
+	}()
+	printErr := printDiags(e, o.format, all, false)
+	<-saved
+	if err := cmp.Or(printErr, saveErr); err != nil {
 		return e.errorf(exitUsage, "translate: %v", err)
-	}
-	if !o.check {
-		if tt.tree == nil {
-			tt.tree = builder.NewTree(outAbs)
-		}
-		if err := updateTranslateState(tt.tree, root, outAbs, state, updates); err != nil {
-			return e.errorf(exitUsage, "translate: %v", err)
-		}
 	}
 	if o.stats {
 		printTranslateStats(e, len(jobs), written, skipped, mapped, all)
