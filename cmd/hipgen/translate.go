@@ -271,24 +271,23 @@ var cudaExts = map[string]bool{".cu": true, ".cuh": true}
 
 // expandArgs turns file and directory arguments into sorted slash paths
 // relative to the root of fs. Directories contribute their .cu and .cuh
-// files, skipping hidden directories and the output tree outAbs; what the
-// walk learns about the files and directories it finds is recorded in fs,
-// which need not look at them again.
+// files, skipping hidden directories and the output tree outAbs; fs
+// learns that the directories walked are inside the root.
 func expandArgs(fs *projectFS, args []string, outAbs string) ([]string, error) {
 	root := fs.root
 	seen := map[string]bool{}
 	var out []string
-	add := func(abs string) (string, error) {
+	add := func(abs string) error {
 		rel, err := filepath.Rel(root, abs)
 		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-			return "", fmt.Errorf("%s: outside the project root %s", abs, root)
+			return fmt.Errorf("%s: outside the project root %s", abs, root)
 		}
 		rel = filepath.ToSlash(rel)
 		if !seen[rel] {
 			seen[rel] = true
 			out = append(out, rel)
 		}
-		return rel, nil
+		return nil
 	}
 	for _, a := range args {
 		abs := a
@@ -300,7 +299,7 @@ func expandArgs(fs *projectFS, args []string, outAbs string) ([]string, error) {
 			return nil, fmt.Errorf("%s: no such file or directory", a)
 		}
 		if !st.IsDir() {
-			if _, err := add(abs); err != nil {
+			if err := add(abs); err != nil {
 				return nil, err
 			}
 			continue
@@ -334,13 +333,7 @@ func expandArgs(fs *projectFS, args []string, outAbs string) ([]string, error) {
 					return nil
 				}
 			}
-			rel, err := add(p)
-			if err == nil && inside && d.Type().IsRegular() {
-				if info, err := d.Info(); err == nil && info.Mode().IsRegular() {
-					fs.found(rel, info.Size())
-				}
-			}
-			return err
+			return add(p)
 		})
 		if err != nil {
 			return nil, err

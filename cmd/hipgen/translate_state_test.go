@@ -11,7 +11,7 @@ import (
 func TestTranslateStateRoundTrip(t *testing.T) {
 	files := map[string]fileState{
 		"src/a.cu": {
-			Key: "k1", OutHash: "h1", OutStat: sysfile.Stamp{Ino: 7, Size: 120, Mtime: -1, Ctime: 1 << 62},
+			Key: "k1", OutHash: "h1", OutStat: sysfile.Stamp{Ino: 7, Size: 120, Mtime: -1, Ctime: 1 << 62}, SrcSize: 99,
 			Includes: []string{`"a.cuh`, "<cuda_runtime.h>", `"missing.h`}, Local: []string{"a.cuh"},
 			Diags: []diag.Diagnostic{
 				{File: "src/a.cu", Line: 3, Col: 5, Severity: diag.Warning, Message: "m\twith\ttabs\nand a newline", Check: "launch"},

@@ -23,6 +23,7 @@ import (
 // to the project root, and what became of it.
 type translateJob struct {
 	rel     string
+	size    int64     // the size to expect, -1 if not known
 	state   fileState // what the state records for it after this run
 	stats   sources.Stats
 	skipped bool // unchanged since the last run: diagnostics replayed
@@ -64,19 +65,18 @@ func (t *treeTranslation) run(files []string, n int) []*translateJob {
 	t.jobs = map[string]*translateJob{}
 	t.work = make(chan string, len(files))
 	// The biggest files first, so that none of them starts last and
-	// keeps the others waiting. The sizes come from the look-ups that
-	// reading the files needs anyway.
+	// keeps the others waiting.
 	files = slices.Clone(files)
 	size := make(map[string]int64, len(files))
 	for _, f := range files {
-		size[f] = t.fs.lookup(f).size
+		size[f] = t.sizeOf(f)
 	}
 	sort.SliceStable(files, func(a, b int) bool { return size[files[a]] > size[files[b]] })
 	if !t.check {
 		t.tree = builder.NewTree(t.outAbs)
 	}
 	for _, f := range files {
-		t.add(f)
+		t.add(f, size[f])
 	}
 	go func() {
 		t.wg.Wait()
@@ -108,13 +108,13 @@ func (t *treeTranslation) run(files []string, n int) []*translateJob {
 
 // add queues rel unless it already is. The job is registered before the
 // caller's own job is done, so the queue cannot drain early.
-func (t *treeTranslation) add(rel string) {
+func (t *treeTranslation) add(rel string, size int64) {
 	t.mu.Lock()
 	if _, ok := t.jobs[rel]; ok {
 		t.mu.Unlock()
 		return
 	}
-	t.jobs[rel] = &translateJob{rel: rel}
+	t.jobs[rel] = &translateJob{rel: rel, size: size}
 	t.mu.Unlock()
 	t.wg.Add(1)
 	select {
@@ -128,7 +128,10 @@ func (t *treeTranslation) add(rel string) {
 // returns that storage for the next job: nothing kept from a job refers
 // to its source (the translator copies what it keeps).
 func (t *treeTranslation) translate(j *translateJob, buf []byte) []byte {
-	src, err := t.fs.read(j.rel, buf)
+	if j.size < 0 {
+		j.size = t.sizeOf(j.rel) // an included file, looked up already
+	}
+	src, err := t.fs.read(j.rel, j.size, buf)
 	if err != nil {
 		j.err = err
 		return buf
@@ -158,7 +161,7 @@ func (t *treeTranslation) translate(j *translateJob, buf []byte) []byte {
 	local, found := t.resolveIncludes(j.rel, incs)
 	t.follow(found)
 	opts.LocalIncludes = local
-	j.state = fileState{Key: sources.CacheKey(j.rel, src, opts), Includes: incs, Local: local}
+	j.state = fileState{Key: sources.CacheKey(j.rel, src, opts), SrcSize: int64(len(src)), Includes: incs, Local: local}
 	t.warm()
 	var out []byte
 	out, j.state.Diags, j.stats = u.Translate(opts)
@@ -171,6 +174,16 @@ func (t *treeTranslation) translate(j *translateJob, buf []byte) []byte {
 	}
 	j.written, j.state.OutStat, j.err = t.tree.WriteStamp(outRel, out)
 	return src
+}
+
+// sizeOf returns the size to expect of the source rel: as the last run
+// read it, else as a look-up finds it.
+func (t *treeTranslation) sizeOf(rel string) int64 {
+	<-t.ready
+	if last, ok := t.state.Files[rel]; ok {
+		return last.SrcSize
+	}
+	return t.fs.lookup(rel).size
 }
 
 // warm starts building the translator's tables, once, as soon as a file
@@ -210,7 +223,7 @@ func (t *treeTranslation) resolveIncludes(rel string, incs []string) (local, fou
 func (t *treeTranslation) follow(files []string) {
 	if t.closure {
 		for _, f := range files {
-			t.add(f)
+			t.add(f, -1)
 		}
 	}
 }
@@ -229,7 +242,6 @@ type projectFS struct {
 type projectFile struct {
 	inside  bool // in the root, its symbolic links followed
 	regular bool // a regular file, maybe through a symbolic link
-	link    bool // a symbolic link
 	size    int64
 }
 
@@ -253,7 +265,6 @@ func (p *projectFS) lookup(rel string) projectFile {
 		full := filepath.Join(p.root, native)
 		st, err := sysfile.Lstat(full)
 		if err == nil && sysfile.IsLink(&st) {
-			f.link = true
 			f.inside = p.inside.Inside(native)
 			st, err = sysfile.Stat(full)
 		}
@@ -266,30 +277,22 @@ func (p *projectFS) lookup(rel string) projectFile {
 	return f
 }
 
-// found records that rel is a regular file of the given size inside the
-// root, as a walk of its directory saw it.
-func (p *projectFS) found(rel string, size int64) {
-	p.mu.Lock()
-	p.files[rel] = projectFile{inside: true, regular: true, size: size}
-	p.mu.Unlock()
-}
-
-// read returns the content of rel, in buf's storage when it is big
-// enough.
-func (p *projectFS) read(rel string, buf []byte) ([]byte, error) {
-	f := p.lookup(rel)
-	if !f.inside {
+// read returns the content of rel, expected to hold size bytes, in buf's
+// storage when it is big enough. The file's directory must be inside the
+// root, and the file is read without following a symbolic link, whose
+// target is checked only when there is one.
+func (p *projectFS) read(rel string, size int64, buf []byte) ([]byte, error) {
+	native := filepath.FromSlash(rel)
+	if !p.inside.Inside(filepath.Dir(native)) {
 		return nil, fmt.Errorf("%s: %w", rel, errOutsideRoot)
 	}
-	native := filepath.FromSlash(rel)
 	full := filepath.Join(p.root, native)
-	data, err := sysfile.ReadSized(full, !f.link, f.size, buf)
-	if !f.link && errors.Is(err, syscall.ELOOP) {
-		// A symbolic link replaced the file since it was looked up.
+	data, err := sysfile.ReadSized(full, true, size, buf)
+	if errors.Is(err, syscall.ELOOP) {
 		if !p.inside.Inside(native) {
 			return nil, fmt.Errorf("%s: %w", rel, errOutsideRoot)
 		}
-		data, err = sysfile.ReadSized(full, false, f.size, buf)
+		data, err = sysfile.ReadSized(full, false, size, buf)
 	}
 	return data, err
 }
