@@ -153,16 +153,25 @@ func runTranslate(e *env, o *translateFlags, args []string) int {
 	if outDir != "" && !o.stdout {
 		tt = newTreeTranslation(fs, outAbs, o)
 	}
-	ver, err := rocmVersion(e, o.rocm)
-	if err != nil {
-		return e.errorf(exitUsage, "translate: %v", err)
-	}
-	opts.ROCmVersion = ver
+	// The installed ROCm's version is looked up meanwhile too.
+	var ver sources.Version
+	var verErr error
+	verDone := make(chan struct{})
+	go func() {
+		defer close(verDone)
+		ver, verErr = rocmVersion(e, o.rocm)
+	}()
+	var err error
 	if len(args) > 0 {
 		files, err = expandArgs(fs, args, outAbs)
-		if err != nil {
-			return e.errorf(exitUsage, "translate: %v", err)
-		}
+	}
+	<-verDone
+	if verErr != nil {
+		return e.errorf(exitUsage, "translate: %v", verErr)
+	}
+	opts.ROCmVersion = ver
+	if err != nil {
+		return e.errorf(exitUsage, "translate: %v", err)
 	}
 	if len(files) == 0 {
 		return e.errorf(exitUsage, "translate: no files to translate")
