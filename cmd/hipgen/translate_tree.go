@@ -33,9 +33,10 @@ type translateJob struct {
 }
 
 // treeTranslation translates a set of files, and with closure the project
-// headers they include, on n goroutines. Each file is read and lexed once:
-// its #include lines are resolved against the project (next to the file,
-// then in the include directories) as it is translated, and the headers
+// headers they include, on n goroutines. Each file is read once and lexed
+// only when it is translated (the state recalls the #include lines of an
+// unchanged one): its #include lines are resolved against the project
+// (next to the file, then in the include directories), and the headers
 // they reach join the work. Outputs are written as they are done.
 type treeTranslation struct {
 	root, outAbs string
@@ -43,8 +44,8 @@ type treeTranslation struct {
 	opts         sources.Options
 	closure      bool
 	check        bool
-	// state is loaded while the first files are read and lexed; ready
-	// is closed when it is.
+	// state is loaded while the sources are listed; ready is closed
+	// when it is.
 	state    translateState
 	ready    chan struct{}
 	fs       *projectFS
