@@ -5,10 +5,11 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/hipgen/hipgen/internal/lazyre"
 )
 
 // kfdDirs are the two places the amdgpu driver publishes its topology;
@@ -137,7 +138,7 @@ func detectKFD(h Host) ([]string, Step) {
 	return st.Archs, st
 }
 
-var propRe = regexp.MustCompile(`(?m)^(gfx_target_version|unique_id)\s+([0-9]+)\s*$`)
+var propRe = lazyre.New(`(?m)^(gfx_target_version|unique_id)\s+([0-9]+)\s*$`)
 
 // readKFDNodes returns the GPU nodes in node order; CPU nodes are dropped.
 func readKFDNodes(h Host, dir string) (nodes []kfdNode, unknown []string, err error) {
@@ -162,7 +163,7 @@ func readKFDNodes(h Host, dir string) (nodes []kfdNode, unknown []string, err er
 			return nil, nil, fmt.Errorf("reading %s: %v", p, errors.Unwrap(err))
 		}
 		n := kfdNode{id: id}
-		for _, m := range propRe.FindAllStringSubmatch(string(data), -1) {
+		for _, m := range propRe().FindAllStringSubmatch(string(data), -1) {
 			v, _ := strconv.ParseUint(m[2], 10, 64)
 			if m[1] == "gfx_target_version" {
 				n.version = int(v)
@@ -174,7 +175,7 @@ func readKFDNodes(h Host, dir string) (nodes []kfdNode, unknown []string, err er
 		if !ok {
 			continue
 		}
-		if _, known := byArch[arch]; !known {
+		if _, known := byArch(arch); !known {
 			unknown = append(unknown, fmt.Sprintf("%s (node %d)", arch, id))
 			continue
 		}
@@ -281,7 +282,7 @@ func truncate(s string, n int) string {
 	return s[:n] + "..."
 }
 
-var gfxRe = regexp.MustCompile(`\bgfx[0-9a-f]+(?::[a-z]+[+-])*`)
+var gfxRe = lazyre.New(`\bgfx[0-9a-f]+(?::[a-z]+[+-])*`)
 
 // parseGfxLines reads offload-arch, amdgpu-arch and rocm_agent_enumerator
 // output: one target per line; gfx000 is the CPU agent and is dropped.
@@ -298,12 +299,12 @@ func parseGfxLines(out string) []string {
 	return SortArchs(archs)
 }
 
-var rocminfoNameRe = regexp.MustCompile(`(?m)^\s*Name:\s+(gfx[0-9a-f]+)\s*$`)
+var rocminfoNameRe = lazyre.New(`(?m)^\s*Name:\s+(gfx[0-9a-f]+)\s*$`)
 
 // parseRocminfo reads the agents' "Name: gfx90a" lines of rocminfo.
 func parseRocminfo(out string) []string {
 	var archs []string
-	for _, m := range rocminfoNameRe.FindAllStringSubmatch(out, -1) {
+	for _, m := range rocminfoNameRe().FindAllStringSubmatch(out, -1) {
 		if a, err := CanonicalROCm(m[1]); err == nil && m[1] != "gfx000" {
 			archs = append(archs, a)
 		}
@@ -316,8 +317,8 @@ func parseComputeCaps(out string) []string {
 	var archs []string
 	for _, l := range strings.Split(out, "\n") {
 		l = strings.TrimSpace(l)
-		if m := cudaDotRe.FindStringSubmatch(l); m != nil && m[3] == "" {
-			if _, ok := byArch["sm_"+m[1]+m[2]]; ok {
+		if m := cudaDotRe().FindStringSubmatch(l); m != nil && m[3] == "" {
+			if _, ok := byArch("sm_" + m[1] + m[2]); ok {
 				archs = append(archs, "sm_"+m[1]+m[2])
 			}
 		}

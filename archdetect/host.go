@@ -8,10 +8,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/hipgen/hipgen/internal/lazyre"
 )
 
 // Host is the injected world detection reads: a file system root, the
@@ -63,13 +64,13 @@ func stderrOf(err error) string {
 	return err.Error()
 }
 
-var ansiRe = regexp.MustCompile(`\x1b\[[0-9;]*m`)
+var ansiRe = lazyre.New(`\x1b\[[0-9;]*m`)
 
 // lastLine is the last non-empty line without terminal colours, which for
 // a Python traceback or a compiler failure is the one that says what went
 // wrong.
 func lastLine(s string) string {
-	lines := strings.Split(strings.TrimSpace(ansiRe.ReplaceAllString(s, "")), "\n")
+	lines := strings.Split(strings.TrimSpace(ansiRe().ReplaceAllString(s, "")), "\n")
 	for i := len(lines) - 1; i >= 0; i-- {
 		if l := strings.TrimSpace(lines[i]); l != "" {
 			return l

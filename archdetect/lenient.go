@@ -3,9 +3,10 @@ package archdetect
 import (
 	"errors"
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/hipgen/hipgen/internal/lazyre"
 )
 
 // The lenient parsers read the values other tools put in the environment
@@ -103,8 +104,8 @@ func parseROCmToken(t string) (string, error) {
 }
 
 var (
-	cudaNumRe = regexp.MustCompile(`^(?:sm_?|compute_?)?([0-9]+)([af]?)$`)
-	cudaDotRe = regexp.MustCompile(`^([0-9]+)\.([0-9])([af]?)$`)
+	cudaNumRe = lazyre.New(`^(?:sm_?|compute_?)?([0-9]+)([af]?)$`)
+	cudaDotRe = lazyre.New(`^([0-9]+)\.([0-9])([af]?)$`)
 )
 
 // torchNames are the names TORCH_CUDA_ARCH_LIST accepts (from
@@ -142,15 +143,15 @@ func parseCUDAToken(t string) (archs, notes []string, err error) {
 		return names, notes, nil
 	}
 	var num, variant string
-	if m := cudaDotRe.FindStringSubmatch(s); m != nil {
+	if m := cudaDotRe().FindStringSubmatch(s); m != nil {
 		num, variant = m[1]+m[2], m[3]
-	} else if m := cudaNumRe.FindStringSubmatch(s); m != nil {
+	} else if m := cudaNumRe().FindStringSubmatch(s); m != nil {
 		num, variant = m[1], m[2]
 	} else {
 		return nil, nil, fmt.Errorf("%w %q: %s", ErrUnknownArch, t, suggestCUDA(t))
 	}
 	arch := "sm_" + num + variant
-	in, ok := byArch["sm_"+num]
+	in, ok := byArch("sm_" + num)
 	if !ok {
 		return nil, nil, fmt.Errorf("%w %q: %s", ErrUnknownArch, t, suggestCUDA("sm_"+num))
 	}

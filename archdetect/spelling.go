@@ -9,10 +9,10 @@ package archdetect
 import (
 	"errors"
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 
+	"github.com/hipgen/hipgen/internal/lazyre"
 	"github.com/hipgen/hipgen/internal/textdist"
 )
 
@@ -21,8 +21,8 @@ import (
 var ErrUnknownArch = errors.New("unknown GPU architecture")
 
 var (
-	amdTargetRe = regexp.MustCompile(`^(gfx[0-9a-f]+)((?::[a-z]+[+-])*)$`)
-	cudaStrict  = regexp.MustCompile(`^sm_([0-9]+)([af]?)$`)
+	amdTargetRe = lazyre.New(`^(gfx[0-9a-f]+)((?::[a-z]+[+-])*)$`)
+	cudaStrict  = lazyre.New(`^sm_([0-9]+)([af]?)$`)
 )
 
 // CanonicalROCm returns the canonical spelling of an AMD target ID such as
@@ -35,11 +35,11 @@ func CanonicalROCm(s string) (string, error) {
 
 // canonicalROCm checks t and names s, what the user wrote, in errors.
 func canonicalROCm(s, t string) (string, error) {
-	m := amdTargetRe.FindStringSubmatch(t)
+	m := amdTargetRe().FindStringSubmatch(t)
 	if m == nil {
 		return "", fmt.Errorf("%w %q: %s", ErrUnknownArch, s, suggestROCm(s))
 	}
-	in, ok := byArch[m[1]]
+	in, ok := byArch(m[1])
 	if !ok || in.Backend != ROCm {
 		return "", fmt.Errorf("%w %q: %s", ErrUnknownArch, s, suggestROCm(s))
 	}
@@ -75,8 +75,8 @@ func featureHint(in Info) string {
 // to write instead.
 func CanonicalCUDA(s string) (string, error) {
 	t := strings.TrimSpace(s)
-	if m := cudaStrict.FindStringSubmatch(t); m != nil {
-		in, ok := byArch["sm_"+m[1]]
+	if m := cudaStrict().FindStringSubmatch(t); m != nil {
+		in, ok := byArch("sm_" + m[1])
 		if ok && (m[2] == "" || slices.Contains(in.Variants, m[2])) {
 			return t, nil
 		}
@@ -111,7 +111,7 @@ func suggestROCm(s string) string {
 		cands = append(cands, in.Arch)
 	}
 	base, _, _ := strings.Cut(strings.ToLower(s), ":")
-	if oldAMDRe.MatchString(base) {
+	if oldAMDRe().MatchString(base) {
 		return "targets older than gfx900 (GCN5) are not supported"
 	}
 	if c := closestArch(base, cands); c != "" {
@@ -128,7 +128,7 @@ func suggestCUDA(s string) string {
 	for _, in := range Known(CUDA) {
 		cands = append(cands, in.Arch)
 	}
-	if m := oldCUDARe.FindStringSubmatch(strings.ToLower(s)); m != nil {
+	if m := oldCUDARe().FindStringSubmatch(strings.ToLower(s)); m != nil {
 		return fmt.Sprintf("sm_%s is older than sm_60 (Pascal), the oldest architecture supported", m[1])
 	}
 	if c := closestArch(strings.ToLower(s), cands); c != "" {
@@ -173,8 +173,8 @@ func squash(s string) string {
 }
 
 var (
-	oldAMDRe  = regexp.MustCompile(`^gfx[678][0-9a-f]{2}$`)
-	oldCUDARe = regexp.MustCompile(`^(?:sm_?|compute_?)?([1-5][0-9])$`)
+	oldAMDRe  = lazyre.New(`^gfx[678][0-9a-f]{2}$`)
+	oldCUDARe = lazyre.New(`^(?:sm_?|compute_?)?([1-5][0-9])$`)
 )
 
 // closestArch is textdist.Closest with a tie-break that suits numbered

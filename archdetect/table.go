@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Backend is a GPU toolchain family.
@@ -44,8 +45,23 @@ type Info struct {
 //go:embed archs.tsv
 var archsTSV string
 
-// table holds every row of archs.tsv in file order; byArch indexes it.
-var table, byArch = mustParseTable(archsTSV)
+// archTable holds every row of archs.tsv in file order and an index of
+// them by processor, parsed on first use rather than when any hipgen
+// command starts.
+var archTable = sync.OnceValues(func() ([]Info, map[string]Info) { return mustParseTable(archsTSV) })
+
+// table returns every row of archs.tsv in file order.
+func table() []Info {
+	rows, _ := archTable()
+	return rows
+}
+
+// byArch returns the row of a bare processor name.
+func byArch(arch string) (Info, bool) {
+	_, index := archTable()
+	in, ok := index[arch]
+	return in, ok
+}
 
 // mustParseTable panics only on a broken embedded file, which the package
 // tests catch; user input never reaches it.
@@ -117,14 +133,14 @@ func list(s string) []string {
 // Lookup returns the table row for an architecture in any canonical
 // spelling: "gfx942", "gfx942:sramecc+:xnack-", "sm_90", "sm_90a".
 func Lookup(arch string) (Info, bool) {
-	in, ok := byArch[processor(arch)]
+	in, ok := byArch(processor(arch))
 	return in, ok
 }
 
 // Known returns every processor of backend b in table order (by generation).
 func Known(b Backend) []Info {
 	var out []Info
-	for _, in := range table {
+	for _, in := range table() {
 		if in.Backend == b {
 			out = append(out, in)
 		}

@@ -29,7 +29,7 @@ func TestTableCoversEveryTarget(t *testing.T) {
 	if !slices.Equal(nv, wantNVIDIA) {
 		t.Errorf("NVIDIA targets:\n got %v\nwant %v", nv, wantNVIDIA)
 	}
-	for _, in := range table {
+	for _, in := range table() {
 		if in.Family == "" || len(in.Names) == 0 {
 			t.Errorf("%s: family %q, names %v: every row needs both", in.Arch, in.Family, in.Names)
 		}
@@ -39,7 +39,7 @@ func TestTableCoversEveryTarget(t *testing.T) {
 // The wavefront rule the translator depends on: 64 on gfx9, 32 on gfx10+
 // and on every NVIDIA part.
 func TestTableWaveSize(t *testing.T) {
-	for _, in := range table {
+	for _, in := range table() {
 		want := 32
 		if strings.HasPrefix(in.Arch, "gfx9") {
 			want = 64
@@ -51,7 +51,7 @@ func TestTableWaveSize(t *testing.T) {
 }
 
 func TestTableFP8AndMatrix(t *testing.T) {
-	for _, in := range table {
+	for _, in := range table() {
 		var fp8 string
 		switch {
 		case in.Arch == "gfx940" || in.Arch == "gfx941" || in.Arch == "gfx942":

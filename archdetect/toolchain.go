@@ -7,6 +7,9 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
+
+	"github.com/hipgen/hipgen/internal/lazyre"
 )
 
 // ErrNoCompiler means the backend's compiler is not installed.
@@ -89,9 +92,9 @@ func probe(h Host, name string) (Toolchain, error) {
 }
 
 var (
-	nvccVersionRe  = regexp.MustCompile(`release ([0-9]+\.[0-9]+)`)
-	hipVersionRe   = regexp.MustCompile(`HIP version: (\S+)`)
-	clangVersionRe = regexp.MustCompile(`clang version ([0-9][0-9.]*)`)
+	nvccVersionRe  = lazyre.New(`release ([0-9]+\.[0-9]+)`)
+	hipVersionRe   = lazyre.New(`HIP version: (\S+)`)
+	clangVersionRe = lazyre.New(`clang version ([0-9][0-9.]*)`)
 )
 
 func probeNVCC(h Host, tc Toolchain) (Toolchain, error) {
@@ -99,7 +102,7 @@ func probeNVCC(h Host, tc Toolchain) (Toolchain, error) {
 	if err != nil {
 		return tc, fmt.Errorf("%s --version: %s", tc.Name, oneLine(err))
 	}
-	if m := nvccVersionRe.FindStringSubmatch(string(out)); m != nil {
+	if m := nvccVersionRe().FindStringSubmatch(string(out)); m != nil {
 		tc.Version = m[1]
 	}
 	out, err = h.Run(tc.Path, "--list-gpu-code")
@@ -127,10 +130,10 @@ func probeHIP(h Host, tc Toolchain) (Toolchain, error) {
 	if err != nil {
 		return tc, fmt.Errorf("%s --version: %s", tc.Name, oneLine(err))
 	}
-	if m := hipVersionRe.FindStringSubmatch(string(out)); m != nil {
+	if m := hipVersionRe().FindStringSubmatch(string(out)); m != nil {
 		tc.Version = m[1]
 	}
-	if m := clangVersionRe.FindStringSubmatch(string(out)); m != nil {
+	if m := clangVersionRe().FindStringSubmatch(string(out)); m != nil {
 		if tc.Version == "" {
 			tc.Version = m[1]
 		} else {
@@ -174,11 +177,13 @@ func probeHIP(h Host, tc Toolchain) (Toolchain, error) {
 	return tc, nil
 }
 
-var rejectRe = regexp.MustCompile(`(?:invalid target ID '|unsupported CUDA/HIP offload arch[^']*'|unsupported HIP gpu architecture: |cannot find ROCm device library for |unknown target CPU ')(gfx[0-9a-f]+)`)
+var rejectRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?:invalid target ID '|unsupported CUDA/HIP offload arch[^']*'|unsupported HIP gpu architecture: |cannot find ROCm device library for |unknown target CPU ')(gfx[0-9a-f]+)`)
+})
 
 func rejectedArchs(stderr string) []string {
 	var out []string
-	for _, m := range rejectRe.FindAllStringSubmatch(stderr, -1) {
+	for _, m := range rejectRe().FindAllStringSubmatch(stderr, -1) {
 		out = append(out, m[1])
 	}
 	return out

@@ -9,12 +9,15 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 
 	"github.com/hipgen/hipgen/internal/rootpath"
+	"github.com/hipgen/hipgen/internal/sysfile"
 )
 
 // ErrNotGenerated is returned when a write would replace a file that does
@@ -48,25 +51,26 @@ func WriteGenerated(root, rel string, data []byte, opts WriteOptions) (changed b
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return false, err
 	}
-	return replaceGenerated(path, rel, data, opts, true)
+	old, _, err := sysfile.Read(path, false, nil)
+	return replaceGenerated(path, rel, old, err, data, opts, true)
 }
 
-// replaceGenerated writes data to path (rel names it in errors) unless the
-// file already holds exactly data, refusing a file without the generated
-// marker unless opts allow it; sync flushes the data before the rename.
-func replaceGenerated(path, rel string, data []byte, opts WriteOptions, sync bool) (changed bool, err error) {
-	old, err := os.ReadFile(path)
+// replaceGenerated writes data to path (rel names it in errors) unless
+// old, the file's content as read with error readErr, is exactly data,
+// refusing a file without the generated marker unless opts allow it; sync
+// flushes the data before the rename.
+func replaceGenerated(path, rel string, old []byte, readErr error, data []byte, opts WriteOptions, sync bool) (changed bool, err error) {
 	switch {
-	case err == nil:
+	case readErr == nil:
 		if bytes.Equal(old, data) {
 			return false, nil
 		}
 		if !opts.AllowOverwriteForeign && !HasGeneratedMarker(old) {
 			return false, fmt.Errorf("%s: %w; refusing to overwrite it (move it away or remove it)", rel, ErrNotGenerated)
 		}
-	case errors.Is(err, os.ErrNotExist):
+	case errors.Is(readErr, fs.ErrNotExist):
 	default:
-		return false, err
+		return false, readErr
 	}
 	perm := opts.Perm
 	if perm == 0 {
@@ -101,41 +105,74 @@ func NewTree(root string) *Tree {
 // Write writes data to the slash path rel under the tree's root and
 // reports whether the file changed.
 func (t *Tree) Write(rel string, data []byte) (changed bool, err error) {
+	changed, _, err = t.WriteStamp(rel, data)
+	return changed, err
+}
+
+// WriteStamp is Write that also returns the stamp of the file as it is
+// left on disk, written or found unchanged, for the caller to recognise
+// it later without reading it.
+func (t *Tree) WriteStamp(rel string, data []byte) (changed bool, stamp sysfile.Stamp, err error) {
 	if rel == "" || strings.HasPrefix(rel, "/") || filepath.IsAbs(rel) {
-		return false, fmt.Errorf("%s: %w", rel, ErrOutsideRoot)
+		return false, stamp, fmt.Errorf("%s: %w", rel, ErrOutsideRoot)
 	}
 	clean := filepath.Clean(filepath.FromSlash(rel))
 	if clean == ".." || strings.HasPrefix(clean, ".."+string(filepath.Separator)) {
-		return false, fmt.Errorf("%s: %w", rel, ErrOutsideRoot)
+		return false, stamp, fmt.Errorf("%s: %w", rel, ErrOutsideRoot)
 	}
 	if err := t.mkdir(filepath.Dir(clean)); err != nil {
-		return false, err
+		return false, stamp, err
 	}
-	if !t.inside.Inside(clean) {
-		return false, fmt.Errorf("%s: %w (it resolves through a symbolic link)", rel, ErrOutsideRoot)
+	// The directory is inside the root, so the file is unless it is a
+	// symbolic link: read it without following one, and check where a
+	// link leads only when there is one.
+	path := filepath.Join(t.root, clean)
+	old, st, err := sysfile.Read(path, true, nil)
+	if errors.Is(err, syscall.ELOOP) {
+		if !t.inside.Inside(clean) {
+			return false, stamp, fmt.Errorf("%s: %w (it resolves through a symbolic link)", rel, ErrOutsideRoot)
+		}
+		old, st, err = sysfile.Read(path, false, nil)
 	}
-	return replaceGenerated(filepath.Join(t.root, clean), rel, data, WriteOptions{}, false)
+	changed, err = replaceGenerated(path, rel, old, err, data, WriteOptions{}, false)
+	if err != nil {
+		return false, stamp, err
+	}
+	if changed {
+		if st, err = sysfile.Lstat(path); err != nil {
+			return true, stamp, nil // written; it is only not recognised later
+		}
+	}
+	return changed, sysfile.StampOf(&st), nil
 }
 
-// mkdir creates the directory dir (relative, clean) once it is known to
-// stay inside the root; once per directory.
+// mkdir creates the directory dir (relative, clean) and its parents once
+// each, refusing one that leads outside the root.
 func (t *Tree) mkdir(dir string) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	return t.mkdirLocked(dir)
+}
+
+func (t *Tree) mkdirLocked(dir string) error {
 	if err, ok := t.made[dir]; ok {
 		return err
 	}
 	var err error
-	if _, rootDone := t.made["."]; !rootDone && dir != "." {
-		// The root first: the inside-the-root check follows its links.
+	switch {
+	case dir == ".":
+		// The root may be anywhere, through any links; what it holds
+		// must stay below it.
 		err = os.MkdirAll(t.root, 0o755)
-		t.made["."] = err
-	}
-	if err == nil {
-		if !t.inside.Inside(dir) {
+	case t.mkdirLocked(filepath.Dir(dir)) != nil:
+		err = t.made[filepath.Dir(dir)]
+	default:
+		// A directory made here is inside the root, its parent being
+		// inside; one that exists may be a link leading out of it.
+		var made bool
+		made, err = sysfile.Mkdir(filepath.Join(t.root, dir), 0o755)
+		if err == nil && !made && !t.inside.Inside(dir) {
 			err = fmt.Errorf("%s: %w (it resolves through a symbolic link)", filepath.ToSlash(dir), ErrOutsideRoot)
-		} else {
-			err = os.MkdirAll(filepath.Join(t.root, dir), 0o755)
 		}
 	}
 	t.made[dir] = err
@@ -183,31 +220,6 @@ func ResolveInside(root, rel string) (string, error) {
 
 // writeAtomic writes data to a temporary file beside path and renames it
 // over path; sync flushes the data to disk before the rename.
-func writeAtomic(path string, data []byte, perm os.FileMode, sync bool) (err error) {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(tmp)
-		}
-	}()
-	if _, err = f.Write(data); err != nil {
-		return err
-	}
-	if err = f.Chmod(perm); err != nil {
-		return err
-	}
-	if sync {
-		if err = f.Sync(); err != nil {
-			return err
-		}
-	}
-	if err = f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
+func writeAtomic(path string, data []byte, perm os.FileMode, sync bool) error {
+	return sysfile.WriteAtomic(path, data, perm, sync)
 }

@@ -3,11 +3,11 @@ package manifest
 import (
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/hipgen/hipgen/archdetect"
+	"github.com/hipgen/hipgen/internal/lazyre"
 	"github.com/hipgen/hipgen/internal/textdist"
 	"github.com/hipgen/hipgen/model"
 )
@@ -30,9 +30,9 @@ var (
 	cmakeFields     = []string{"dir"}
 	targetFields    = []string{"name", "kind", "srcs", "hdrs", "includes", "defines", "deps", "cuda_flags", "hip_flags", "cxx_flags", "link"}
 
-	nameRe   = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_.+-]*$`)
-	targetRe = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]*$`)
-	defineRe = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*(=.*)?$`)
+	nameRe   = lazyre.New(`^[A-Za-z_][A-Za-z0-9_.+-]*$`)
+	targetRe = lazyre.New(`^[A-Za-z_][A-Za-z0-9_-]*$`)
+	defineRe = lazyre.New(`^[A-Za-z_][A-Za-z0-9_]*(=.*)?$`)
 )
 
 // object checks that v is an object with only the allowed keys and returns
@@ -101,7 +101,7 @@ func (c *checker) project(v any) *model.Project {
 	if n, present := m["name"]; !present {
 		c.errorf("name", "missing required field (the project's name, e.g. name: 'vecadd')")
 	} else if s, ok := c.str("name", n); ok {
-		if !nameRe.MatchString(s) {
+		if !nameRe().MatchString(s) {
 			c.errorf("name", "%q is not a valid project name (letters, digits, '_', '-', '.', '+'; starting with a letter or '_')", s)
 		}
 		p.Name = s

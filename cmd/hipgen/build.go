@@ -7,7 +7,6 @@ import (
 	"flag"
 	"fmt"
 	"os/exec"
-	"regexp"
 	"runtime"
 	"strconv"
 	"strings"
@@ -15,6 +14,7 @@ import (
 	"github.com/hipgen/hipgen/archdetect"
 	"github.com/hipgen/hipgen/builder"
 	"github.com/hipgen/hipgen/diag"
+	"github.com/hipgen/hipgen/internal/lazyre"
 	"github.com/hipgen/hipgen/model"
 	"github.com/hipgen/hipgen/sources"
 )
@@ -307,14 +307,14 @@ func e2b(p builder.Platform) archdetect.Backend {
 	return ""
 }
 
-var hipVersionRe = regexp.MustCompile(`HIP version: (\d+)\.(\d+)`)
+var hipVersionRe = lazyre.New(`HIP version: (\d+)\.(\d+)`)
 
 // newTranslator connects the builder to package sources, translating for
 // the ROCm release the installed hipcc belongs to.
 func newTranslator(tcs []*builder.Toolchain) builder.Translator {
 	var v sources.Version
 	for _, tc := range tcs {
-		if m := hipVersionRe.FindStringSubmatch(tc.Version); m != nil {
+		if m := hipVersionRe().FindStringSubmatch(tc.Version); m != nil {
 			v.Major, _ = strconv.Atoi(m[1])
 			v.Minor, _ = strconv.Atoi(m[2])
 		}

@@ -8,11 +8,11 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/hipgen/hipgen/builder"
+	"github.com/hipgen/hipgen/internal/lazyre"
 	"github.com/hipgen/hipgen/manifest"
 )
 
@@ -40,7 +40,7 @@ hipgen.jsonnet is left alone unless --force is given.
 	},
 }
 
-var mainRe = regexp.MustCompile(`(?m)^\s*(int|auto)\s+main\s*\(`)
+var mainRe = lazyre.New(`(?m)^\s*(int|auto)\s+main\s*\(`)
 
 // skipDirs are never scanned: VCS data, build outputs, hipgen's own trees.
 var skipDirs = map[string]bool{
@@ -92,7 +92,7 @@ func runInit(e *env, force bool, name string) int {
 		if err != nil {
 			return e.errorf(exitUsage, "init: %v", err)
 		}
-		if mainRe.Match(data) {
+		if mainRe().Match(data) {
 			mains = append(mains, f)
 		} else {
 			lib = append(lib, f)

@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"runtime"
 	"runtime/debug"
 	"sort"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/hipgen/hipgen/builder"
 	"github.com/hipgen/hipgen/diag"
+	"github.com/hipgen/hipgen/internal/lazyre"
 	"github.com/hipgen/hipgen/internal/rootpath"
 	"github.com/hipgen/hipgen/manifest"
 	"github.com/hipgen/hipgen/sources"
@@ -98,7 +98,6 @@ func runTranslate(e *env, o *translateFlags, args []string) int {
 	// every few megabytes.
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(1 << 30))
 	defer debug.SetGCPercent(debug.SetGCPercent(-1))
-	go sources.Warm()
 	switch o.format {
 	case "text", "json", "sarif":
 	default:
@@ -143,16 +142,36 @@ func runTranslate(e *env, o *translateFlags, args []string) int {
 	default:
 		return e.errorf(exitUsage, "translate: --launch %q: want chevron or ggl", opts.Launch)
 	}
-	ver, err := rocmVersion(e, o.rocm)
-	if err != nil {
-		return e.errorf(exitUsage, "translate: %v", err)
+	outAbs := outDir
+	if outDir != "" && !filepath.IsAbs(outAbs) {
+		outAbs = filepath.Join(root, outDir)
+	}
+	// The output tree's state is read, and the translator's tables are
+	// built when there is none, while the sources are listed.
+	var tt *treeTranslation
+	fs := newProjectFS(root)
+	if outDir != "" && !o.stdout {
+		tt = newTreeTranslation(fs, outAbs, o)
+	}
+	// The installed ROCm's version is looked up meanwhile too.
+	var ver sources.Version
+	var verErr error
+	verDone := make(chan struct{})
+	go func() {
+		defer close(verDone)
+		ver, verErr = rocmVersion(e, o.rocm)
+	}()
+	var err error
+	if len(args) > 0 {
+		files, err = expandArgs(fs, args, outAbs)
+	}
+	<-verDone
+	if verErr != nil {
+		return e.errorf(exitUsage, "translate: %v", verErr)
 	}
 	opts.ROCmVersion = ver
-	if len(args) > 0 {
-		files, err = expandArgs(root, args, outDir)
-		if err != nil {
-			return e.errorf(exitUsage, "translate: %v", err)
-		}
+	if err != nil {
+		return e.errorf(exitUsage, "translate: %v", err)
 	}
 	if len(files) == 0 {
 		return e.errorf(exitUsage, "translate: no files to translate")
@@ -163,14 +182,10 @@ func runTranslate(e *env, o *translateFlags, args []string) int {
 		}
 		return translateToStdout(e, o, root, files[0], includeDirs, opts)
 	}
-	if outDir == "" {
+	if tt == nil {
 		return e.errorf(exitUsage, "translate: no output directory: pass -o DIR or run in a project with %s", manifest.FileName)
 	}
-	outAbs := outDir
-	if !filepath.IsAbs(outAbs) {
-		outAbs = filepath.Join(root, outDir)
-	}
-	return translateTree(e, o, root, outAbs, files, includeDirs, opts)
+	return translateTree(e, o, tt, files, includeDirs, opts)
 }
 
 func fileExists(p string) bool {
@@ -178,9 +193,9 @@ func fileExists(p string) bool {
 	return err == nil
 }
 
-var versionRe = regexp.MustCompile(`^(\d+)\.(\d+)`)
+var versionRe = lazyre.New(`^(\d+)\.(\d+)`)
 
-var hipVersionDefineRe = regexp.MustCompile(`(?m)^#define HIP_VERSION_(MAJOR|MINOR) (\d+)`)
+var hipVersionDefineRe = lazyre.New(`(?m)^#define HIP_VERSION_(MAJOR|MINOR) (\d+)`)
 
 // rocmVersion is the --rocm-version flag, else the version of the HIP
 // installation that hipconfig on PATH belongs to (read from its
@@ -204,7 +219,7 @@ func rocmVersion(e *env, flagValue string) (sources.Version, error) {
 	if err != nil {
 		return hipmap.DefaultROCm, nil
 	}
-	m := versionRe.FindSubmatch(bytes.TrimSpace(out))
+	m := versionRe().FindSubmatch(bytes.TrimSpace(out))
 	if m == nil {
 		return hipmap.DefaultROCm, nil
 	}
@@ -225,7 +240,7 @@ func hipVersionHeader(hipconfig string) (sources.Version, bool) {
 		return sources.Version{}, false
 	}
 	var major, minor string
-	for _, m := range hipVersionDefineRe.FindAllSubmatch(data, -1) {
+	for _, m := range hipVersionDefineRe().FindAllSubmatch(data, -1) {
 		if string(m[1]) == "MAJOR" {
 			major = string(m[2])
 		} else {
@@ -264,9 +279,11 @@ func projectRel(root, p string) (string, error) {
 var cudaExts = map[string]bool{".cu": true, ".cuh": true}
 
 // expandArgs turns file and directory arguments into sorted slash paths
-// relative to root. Directories contribute their .cu and .cuh files,
-// skipping hidden directories and the output tree.
-func expandArgs(root string, args []string, outDir string) ([]string, error) {
+// relative to the root of fs. Directories contribute their .cu and .cuh
+// files, skipping hidden directories and the output tree outAbs; fs
+// learns that the directories walked are inside the root.
+func expandArgs(fs *projectFS, args []string, outAbs string) ([]string, error) {
+	root := fs.root
 	seen := map[string]bool{}
 	var out []string
 	add := func(abs string) error {
@@ -280,13 +297,6 @@ func expandArgs(root string, args []string, outDir string) ([]string, error) {
 			out = append(out, rel)
 		}
 		return nil
-	}
-	outAbs := ""
-	if outDir != "" {
-		outAbs = outDir
-		if !filepath.IsAbs(outAbs) {
-			outAbs = filepath.Join(root, outDir)
-		}
 	}
 	for _, a := range args {
 		abs := a
@@ -303,6 +313,12 @@ func expandArgs(root string, args []string, outDir string) ([]string, error) {
 			}
 			continue
 		}
+		// Below a directory that is inside the root, the walk meets
+		// only real directories, which are inside too.
+		inside := false
+		if rel, err := filepath.Rel(root, abs); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			inside = fs.inside.Inside(rel)
+		}
 		err = filepath.WalkDir(abs, func(p string, d os.DirEntry, err error) error {
 			if err != nil {
 				return err
@@ -310,6 +326,10 @@ func expandArgs(root string, args []string, outDir string) ([]string, error) {
 			if d.IsDir() {
 				if p != abs && (strings.HasPrefix(d.Name(), ".") || p == outAbs) {
 					return filepath.SkipDir
+				}
+				if inside && p != abs {
+					rel, _ := filepath.Rel(root, p)
+					fs.inside.MarkInside(rel)
 				}
 				return nil
 			}
@@ -345,6 +365,7 @@ func rootReader(root string) func(string) ([]byte, error) {
 }
 
 func translateToStdout(e *env, o *translateFlags, root, rel string, includeDirs []string, opts sources.Options) int {
+	go sources.Warm()
 	src, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
 	if err != nil {
 		return e.errorf(exitUsage, "translate: %v", err)

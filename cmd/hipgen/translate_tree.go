@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"os"
@@ -9,10 +10,12 @@ import (
 	"slices"
 	"sort"
 	"sync"
+	"syscall"
 
 	"github.com/hipgen/hipgen/builder"
 	"github.com/hipgen/hipgen/diag"
 	"github.com/hipgen/hipgen/internal/rootpath"
+	"github.com/hipgen/hipgen/internal/sysfile"
 	"github.com/hipgen/hipgen/sources"
 )
 
@@ -20,22 +23,20 @@ import (
 // to the project root, and what became of it.
 type translateJob struct {
 	rel     string
-	key     string
-	out     []byte
-	outHash string
-	diags   []diag.Diagnostic
+	size    int64     // the size to expect, -1 if not known
+	state   fileState // what the state records for it after this run
 	stats   sources.Stats
 	skipped bool // unchanged since the last run: diagnostics replayed
 	stale   bool // --check: the output is missing or differs
 	written bool
-	outStat outStat // the output as it is now on disk
 	err     error
 }
 
 // treeTranslation translates a set of files, and with closure the project
-// headers they include, on n goroutines. Each file is read and lexed once:
-// its #include lines are resolved against the project (next to the file,
-// then in the include directories) as it is translated, and the headers
+// headers they include, on n goroutines. Each file is read once and lexed
+// only when it is translated (the state recalls the #include lines of an
+// unchanged one): its #include lines are resolved against the project
+// (next to the file, then in the include directories), and the headers
 // they reach join the work. Outputs are written as they are done.
 type treeTranslation struct {
 	root, outAbs string
@@ -43,12 +44,13 @@ type treeTranslation struct {
 	opts         sources.Options
 	closure      bool
 	check        bool
-	// state is loaded while the first files are read and lexed; ready
-	// is closed when it is.
-	state translateState
-	ready chan struct{}
-	fs    *projectFS
-	tree  *builder.Tree
+	// state is loaded while the sources are listed; ready is closed
+	// when it is.
+	state    translateState
+	ready    chan struct{}
+	fs       *projectFS
+	tree     *builder.Tree
+	warmOnce sync.Once
 
 	mu   sync.Mutex
 	jobs map[string]*translateJob
@@ -68,17 +70,14 @@ func (t *treeTranslation) run(files []string, n int) []*translateJob {
 	files = slices.Clone(files)
 	size := make(map[string]int64, len(files))
 	for _, f := range files {
-		if st, err := os.Stat(filepath.Join(t.root, filepath.FromSlash(f))); err == nil {
-			size[f] = st.Size()
-		}
+		size[f] = t.sizeOf(f)
 	}
 	sort.SliceStable(files, func(a, b int) bool { return size[files[a]] > size[files[b]] })
-	t.fs = newProjectFS(t.root)
 	if !t.check {
 		t.tree = builder.NewTree(t.outAbs)
 	}
 	for _, f := range files {
-		t.add(f)
+		t.add(f, size[f])
 	}
 	go func() {
 		t.wg.Wait()
@@ -89,8 +88,12 @@ func (t *treeTranslation) run(files []string, n int) []*translateJob {
 		workers.Add(1)
 		go func() {
 			defer workers.Done()
+			var buf []byte // each source is read into the last one's storage
 			for rel := range t.work {
-				t.translate(t.jobs[rel])
+				t.mu.Lock()
+				j := t.jobs[rel]
+				t.mu.Unlock()
+				buf = t.translate(j, buf)
 				t.wg.Done()
 			}
 		}()
@@ -106,13 +109,13 @@ func (t *treeTranslation) run(files []string, n int) []*translateJob {
 
 // add queues rel unless it already is. The job is registered before the
 // caller's own job is done, so the queue cannot drain early.
-func (t *treeTranslation) add(rel string) {
+func (t *treeTranslation) add(rel string, size int64) {
 	t.mu.Lock()
 	if _, ok := t.jobs[rel]; ok {
 		t.mu.Unlock()
 		return
 	}
-	t.jobs[rel] = &translateJob{rel: rel}
+	t.jobs[rel] = &translateJob{rel: rel, size: size}
 	t.mu.Unlock()
 	t.wg.Add(1)
 	select {
@@ -122,64 +125,108 @@ func (t *treeTranslation) add(rel string) {
 	}
 }
 
-func (t *treeTranslation) translate(j *translateJob) {
-	src, err := t.fs.read(j.rel)
+// translate does the job j, reading its source into buf's storage, and
+// returns that storage for the next job: nothing kept from a job refers
+// to its source (the translator copies what it keeps).
+func (t *treeTranslation) translate(j *translateJob, buf []byte) []byte {
+	if j.size < 0 {
+		j.size = t.sizeOf(j.rel) // an included file, looked up already
+	}
+	src, err := t.fs.read(j.rel, j.size, buf)
 	if err != nil {
 		j.err = err
-		return
+		return buf
 	}
-	u := sources.Parse(j.rel, src)
-	opts := t.opts
-	opts.LocalIncludes = t.localIncludes(j.rel, u.Includes())
-	j.key = sources.CacheKey(j.rel, src, opts)
-	outRel := sources.OutputPath(j.rel)
 	<-t.ready
-	if st, ok := t.state.Files[j.rel]; ok && st.Key == j.key && outputMatches(t.outAbs, j.rel, st) {
-		j.skipped, j.diags, j.outHash = true, fromStateDiags(st.Diags), st.OutHash
-		return
-	}
-	j.out, j.diags, j.stats = u.Translate(opts)
-	j.outHash = hashBytes(j.out)
-	outAbs := filepath.Join(t.outAbs, filepath.FromSlash(outRel))
-	if t.check {
-		old, err := os.ReadFile(outAbs)
-		j.stale = err != nil || !bytes.Equal(old, j.out)
-		return
-	}
-	if j.written, j.err = t.tree.Write(outRel, j.out); j.err == nil {
-		if st, err := os.Stat(outAbs); err == nil {
-			j.outStat = statOf(st)
+	opts := t.opts
+	if last, ok := t.state.Files[j.rel]; ok {
+		// The includes recorded last time are the source's as long as
+		// its content is the same, which the key with the local
+		// includes then recorded tells; they must also resolve as
+		// they did.
+		opts.LocalIncludes = last.Local
+		if sources.CacheKey(j.rel, src, opts) == last.Key {
+			local, found := t.resolveIncludes(j.rel, last.Includes)
+			if slices.Equal(local, last.Local) && outputMatches(t.outAbs, j.rel, last) {
+				t.follow(found)
+				j.skipped, j.state = true, last
+				return src
+			}
 		}
 	}
+	u := sources.Parse(j.rel, src)
+	var incs []string
+	for _, inc := range u.Includes() {
+		incs = append(incs, includeRecord(inc))
+	}
+	local, found := t.resolveIncludes(j.rel, incs)
+	t.follow(found)
+	opts.LocalIncludes = local
+	j.state = fileState{Key: sources.CacheKey(j.rel, src, opts), SrcSize: int64(len(src)), Includes: incs, Local: local}
+	t.warm()
+	var out []byte
+	out, j.state.Diags, j.stats = u.Translate(opts)
+	j.state.OutHash = hashBytes(out)
+	outRel := sources.OutputPath(j.rel)
+	if t.check {
+		old, err := os.ReadFile(filepath.Join(t.outAbs, filepath.FromSlash(outRel)))
+		j.stale = err != nil || !bytes.Equal(old, out)
+		return src
+	}
+	j.written, j.state.OutStat, j.err = t.tree.WriteStamp(outRel, out)
+	return src
 }
 
-// localIncludes returns the include paths of the file rel that resolve to
-// project files, sorted and without duplicates, and queues those files
-// when following the closure. A quoted include is looked up next to the
-// including file first, then in the include directories; an angled one
-// only in the include directories. Paths that would leave the root count
-// as not found.
-func (t *treeTranslation) localIncludes(rel string, incs []sources.Include) []string {
-	var local []string
+// sizeOf returns the size to expect of the source rel: as the last run
+// read it, else as a look-up finds it.
+func (t *treeTranslation) sizeOf(rel string) int64 {
+	<-t.ready
+	if last, ok := t.state.Files[rel]; ok {
+		return last.SrcSize
+	}
+	return t.fs.lookup(rel).size
+}
+
+// warm starts building the translator's tables, once, as soon as a file
+// is known to need translating: a run that translates nothing does
+// without them.
+func (t *treeTranslation) warm() {
+	t.warmOnce.Do(func() { go sources.Warm() })
+}
+
+// resolveIncludes returns the paths of the #include lines incs (as
+// includeRecord writes them) of the file rel that resolve to project
+// files, sorted and without duplicates, and the files they resolve to. A
+// quoted include is looked up next to the including file first, then in
+// the include directories; an angled one only in the include directories.
+// Paths that would leave the root count as not found.
+func (t *treeTranslation) resolveIncludes(rel string, incs []string) (local, found []string) {
 	seen := map[string]bool{}
-	for _, inc := range incs {
+	for _, r := range incs {
+		inc := includeOfRecord(r)
 		if seen[inc.Path] {
 			continue
 		}
 		seen[inc.Path] = true
 		for _, c := range sources.IncludeCandidates(rel, inc, t.includeDirs) {
-			if !t.fs.exists(c) {
-				continue
+			if t.fs.exists(c) {
+				local = append(local, inc.Path)
+				found = append(found, c)
+				break
 			}
-			local = append(local, inc.Path)
-			if t.closure {
-				t.add(c)
-			}
-			break
 		}
 	}
 	sort.Strings(local)
-	return local
+	return local, found
+}
+
+// follow queues the included files when following the closure.
+func (t *treeTranslation) follow(files []string) {
+	if t.closure {
+		for _, f := range files {
+			t.add(f, -1)
+		}
+	}
 }
 
 // projectFS reads files of the project root from many goroutines. Paths
@@ -189,50 +236,94 @@ type projectFS struct {
 	root   string
 	inside *rootpath.Dirs
 	mu     sync.Mutex
-	exist  map[string]bool
+	files  map[string]projectFile
+}
+
+// projectFile is what a look-up found at a path.
+type projectFile struct {
+	inside  bool // in the root, its symbolic links followed
+	regular bool // a regular file, maybe through a symbolic link
+	size    int64
 }
 
 func newProjectFS(root string) *projectFS {
-	return &projectFS{root: root, inside: rootpath.NewDirs(root), exist: map[string]bool{}}
+	return &projectFS{root: root, inside: rootpath.NewDirs(root), files: map[string]projectFile{}}
 }
 
 var errOutsideRoot = errors.New("outside the project root (through a symbolic link)")
 
-func (p *projectFS) read(rel string) ([]byte, error) {
-	if !p.inside.Inside(filepath.FromSlash(rel)) {
+// lookup reports what rel is, looking once per path: one lstat of the
+// file, its directories being checked once for all the files in them.
+func (p *projectFS) lookup(rel string) projectFile {
+	p.mu.Lock()
+	f, done := p.files[rel]
+	p.mu.Unlock()
+	if done {
+		return f
+	}
+	native := filepath.FromSlash(rel)
+	if f.inside = p.inside.Inside(filepath.Dir(native)); f.inside {
+		full := filepath.Join(p.root, native)
+		st, err := sysfile.Lstat(full)
+		if err == nil && sysfile.IsLink(&st) {
+			f.inside = p.inside.Inside(native)
+			st, err = sysfile.Stat(full)
+		}
+		f.regular = err == nil && sysfile.IsRegular(&st)
+		f.size = st.Size
+	}
+	p.mu.Lock()
+	p.files[rel] = f
+	p.mu.Unlock()
+	return f
+}
+
+// read returns the content of rel, expected to hold size bytes, in buf's
+// storage when it is big enough. The file's directory must be inside the
+// root, and the file is read without following a symbolic link, whose
+// target is checked only when there is one.
+func (p *projectFS) read(rel string, size int64, buf []byte) ([]byte, error) {
+	native := filepath.FromSlash(rel)
+	if !p.inside.Inside(filepath.Dir(native)) {
 		return nil, fmt.Errorf("%s: %w", rel, errOutsideRoot)
 	}
-	return os.ReadFile(filepath.Join(p.root, filepath.FromSlash(rel)))
+	full := filepath.Join(p.root, native)
+	data, err := sysfile.ReadSized(full, true, size, buf)
+	if errors.Is(err, syscall.ELOOP) {
+		if !p.inside.Inside(native) {
+			return nil, fmt.Errorf("%s: %w", rel, errOutsideRoot)
+		}
+		data, err = sysfile.ReadSized(full, false, size, buf)
+	}
+	return data, err
 }
 
 // exists reports whether rel names a regular file inside the root.
 func (p *projectFS) exists(rel string) bool {
-	p.mu.Lock()
-	ok, done := p.exist[rel]
-	p.mu.Unlock()
-	if done {
-		return ok
-	}
-	ok = p.inside.Inside(filepath.FromSlash(rel))
-	if ok {
-		st, err := os.Stat(filepath.Join(p.root, filepath.FromSlash(rel)))
-		ok = err == nil && st.Mode().IsRegular()
-	}
-	p.mu.Lock()
-	p.exist[rel] = ok
-	p.mu.Unlock()
-	return ok
+	f := p.lookup(rel)
+	return f.inside && f.regular
+}
+
+// newTreeTranslation prepares translating into outAbs the files of fs:
+// it starts reading the state there and, when there is none, building the
+// translator's tables, while the caller lists the files.
+func newTreeTranslation(fs *projectFS, outAbs string, o *translateFlags) *treeTranslation {
+	t := &treeTranslation{root: fs.root, outAbs: outAbs, fs: fs, closure: !o.only, check: o.check, ready: make(chan struct{})}
+	go func() {
+		t.state = loadTranslateState(outAbs)
+		close(t.ready)
+		if len(t.state.Files) == 0 {
+			t.warm() // every file will be translated
+		}
+	}()
+	return t
 }
 
 // translateTree translates files (with the headers they reach unless
-// --only) into outAbs, reports diagnostics and saves the state.
-func translateTree(e *env, o *translateFlags, root, outAbs string, files, includeDirs []string, opts sources.Options) int {
-	tt := &treeTranslation{root: root, outAbs: outAbs, includeDirs: includeDirs, opts: opts,
-		closure: !o.only, check: o.check, ready: make(chan struct{})}
-	go func() {
-		tt.state = loadTranslateState(outAbs)
-		close(tt.ready)
-	}()
+// --only) as tt prepared, reports diagnostics and saves the state.
+func translateTree(e *env, o *translateFlags, tt *treeTranslation, files, includeDirs []string, opts sources.Options) int {
+	tt.includeDirs, tt.opts = includeDirs, opts
+	root, outAbs := tt.root, tt.outAbs
 	jobs := tt.run(files, o.jobs)
 	<-tt.ready
 	state := tt.state
@@ -250,16 +341,15 @@ func translateTree(e *env, o *translateFlags, root, outAbs string, files, includ
 			}
 			continue
 		}
-		all = append(all, j.diags...)
+		all = append(all, j.state.Diags...)
+		updates[j.rel] = j.state
 		if j.skipped {
 			skipped++
-			updates[j.rel] = state.Files[j.rel]
 			continue
 		}
 		for f, c := range j.stats.Mapped {
 			mapped[f] += c
 		}
-		updates[j.rel] = fileState{Key: j.key, OutHash: j.outHash, OutStat: j.outStat, Diags: toStateDiags(j.diags)}
 		if j.stale {
 			stale = append(stale, sources.OutputPath(j.rel))
 		}
@@ -271,16 +361,22 @@ func translateTree(e *env, o *translateFlags, root, outAbs string, files, includ
 		return e.errorf(exitUsage, "translate: %v", firstErr)
 	}
 	diag.Sort(all)
-	if err := printDiags(e, o.format, all, false); err != nil {
+	// The state is saved while the diagnostics are printed.
+	var saveErr error
+	saved := make(chan struct{})
+	go func() {
+		defer close(saved)
+		if !o.check {
+			if tt.tree == nil {
+				tt.tree = builder.NewTree(outAbs)
+			}
+			saveErr = updateTranslateState(tt.tree, root, outAbs, state, updates)
+		}
+	}()
+	printErr := printDiags(e, o.format, all, false)
+	<-saved
+	if err := cmp.Or(printErr, saveErr); err != nil {
 		return e.errorf(exitUsage, "translate: %v", err)
-	}
-	if !o.check {
-		if tt.tree == nil {
-			tt.tree = builder.NewTree(outAbs)
-		}
-		if err := updateTranslateState(tt.tree, root, outAbs, state, updates); err != nil {
-			return e.errorf(exitUsage, "translate: %v", err)
-		}
 	}
 	if o.stats {
 		printTranslateStats(e, len(jobs), written, skipped, mapped, all)

@@ -4,10 +4,10 @@ import (
 	"bytes"
 	"fmt"
 	"path"
-	"regexp"
 	"slices"
 	"strings"
 
+	"github.com/hipgen/hipgen/internal/lazyre"
 	"github.com/hipgen/hipgen/model"
 	"github.com/hipgen/hipgen/sources"
 )
@@ -239,15 +239,15 @@ func call(b *bytes.Buffer, name string, args []string, groups []group) {
 	b.WriteString(")\n")
 }
 
-var bareArg = regexp.MustCompile(`^[A-Za-z0-9_./+:=,@%-]+$`)
+var bareArg = lazyre.New(`^[A-Za-z0-9_./+:=,@%-]+$`)
 
 // cmakeArg quotes s as one CMake argument. ${CMAKE_CURRENT_LIST_DIR} in
 // the root path is the one reference meant to expand.
 func cmakeArg(s string) string {
-	if bareArg.MatchString(s) {
+	if bareArg().MatchString(s) {
 		return s
 	}
-	if strings.HasPrefix(s, "${CMAKE_CURRENT_LIST_DIR}") && bareArg.MatchString(strings.TrimPrefix(s, "${CMAKE_CURRENT_LIST_DIR}")) {
+	if strings.HasPrefix(s, "${CMAKE_CURRENT_LIST_DIR}") && bareArg().MatchString(strings.TrimPrefix(s, "${CMAKE_CURRENT_LIST_DIR}")) {
 		return `"` + s + `"`
 	}
 	r := strings.NewReplacer(`\`, `\\`, `"`, `\"`, `$`, `\$`, `;`, `\;`, "\n", `\n`)

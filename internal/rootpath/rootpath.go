@@ -75,3 +75,12 @@ func (d *Dirs) Inside(rel string) bool {
 	d.mu.Unlock()
 	return ok
 }
+
+// MarkInside records that rel, a clean relative path, is inside the root,
+// for a caller that knows it better than a look-up would: a directory
+// reached from an inside directory by a walk that does not follow links.
+func (d *Dirs) MarkInside(rel string) {
+	d.mu.Lock()
+	d.known[rel] = true
+	d.mu.Unlock()
+}
