@@ -10,7 +10,7 @@ import (
 
 // TranslatorVersion changes whenever the translator's output for the same
 // input may change; it is part of every cache key.
-const TranslatorVersion = "1"
+const TranslatorVersion = "2"
 
 // CacheKey identifies a translation: the input bytes, every option that
 // changes the output and the mapping table's version. Equal keys give

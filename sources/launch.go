@@ -16,26 +16,45 @@ func (t *translator) launch(k int) int {
 	if t.opts.Launch != LaunchGGL {
 		return k + 1
 	}
-	// A launch nested in the parameters (as odd as that is) counts as a
-	// bracket pair, so the outer launch is rewritten along with it: leaving
-	// it would rewrite it on the next run instead.
+	if k < t.launchesKeptUntil {
+		return k + 1 // inside the parameters of a launch left alone
+	}
 	closeCfg := -1
 	depth := 0
-	for j := k + 1; j < len(t.toks) && closeCfg < 0; j++ {
+	nested := false
+	j := k + 1
+	for ; j < len(t.toks) && closeCfg < 0; j++ {
 		switch string(t.text(j)) {
-		case "(", "[", "{", "<<<":
+		case "(", "[", "{":
 			depth++
 		case ")", "]", "}":
 			depth--
+		case "<<<":
+			nested = true
 		case ">>>":
-			if depth == 0 {
+			if depth == 0 && !nested {
 				closeCfg = j
 			}
-			depth--
 		}
-		if depth < 0 && closeCfg < 0 || depth == 0 && t.is(j, ";") {
+		if depth < 0 || depth == 0 && t.is(j, ";") {
 			break
 		}
+	}
+	if nested {
+		// Another launch among the launch parameters (as odd as that is):
+		// neither is rewritten, to the end of the statement, or rewriting
+		// the inner one would let the next run rewrite the outer one.
+		for ; j < len(t.toks) && depth >= 0 && !(depth == 0 && t.is(j, ";")); j++ {
+			switch string(t.text(j)) {
+			case "(", "[", "{":
+				depth++
+			case ")", "]", "}":
+				depth--
+			}
+		}
+		t.launchesKeptUntil = j
+		t.report(k, diag.Warning, "launch", "kernel launch not rewritten: another launch among its launch parameters")
+		return k + 1
 	}
 	if closeCfg < 0 || !t.is(closeCfg+1, "(") {
 		t.report(k, diag.Warning, "launch", "kernel launch not rewritten: cannot find the closing >>> and the argument list")
