@@ -1,6 +1,7 @@
 package sources
 
 import (
+	"iter"
 	"strings"
 	"sync"
 
@@ -56,22 +57,34 @@ type tableFilters struct {
 var (
 	filtersMu sync.Mutex
 	filters   = map[*hipmap.Table]*tableFilters{}
+	// defaultFilters are those of hipmap.Default, built from its entries
+	// without waiting for the table's own index (see Warm).
+	defaultFilters = sync.OnceValue(func() *tableFilters { return buildFilters(hipmap.DefaultEntries()) })
 )
 
 // filtersFor returns the filters of a table, built on first use.
 func filtersFor(tbl *hipmap.Table) *tableFilters {
+	if tbl == hipmap.Default() {
+		return defaultFilters()
+	}
 	filtersMu.Lock()
 	defer filtersMu.Unlock()
 	if f, ok := filters[tbl]; ok {
 		return f
 	}
+	f := buildFilters(tbl.All())
+	filters[tbl] = f
+	return f
+}
+
+func buildFilters(entries iter.Seq[hipmap.Entry]) *tableFilters {
 	f := &tableFilters{}
 	addTail := func(q string) {
 		if i := strings.LastIndex(q, "::"); i >= 0 {
 			f.tails.add(q[i+2:])
 		}
 	}
-	for _, e := range tbl.Entries() {
+	for e := range entries {
 		if e.Kind != hipmap.Identifier {
 			continue
 		}
@@ -90,7 +103,6 @@ func filtersFor(tbl *hipmap.Table) *tableFilters {
 	for n := range floatResults {
 		f.any.add(n)
 	}
-	filters[tbl] = f
 	return f
 }
 
@@ -139,8 +151,14 @@ func (t *translator) release() {
 }
 
 // Warm builds the default mapping table and the lookup filters the
-// translator needs on first use, so a caller can overlap that with its own
-// start-up (reading the manifest, walking directories).
+// translator needs on first use, the two at once, so a caller can overlap
+// that with its own start-up (reading the manifest, walking directories).
 func Warm() {
-	filtersFor(hipmap.Default())
+	done := make(chan struct{})
+	go func() {
+		hipmap.Default()
+		close(done)
+	}()
+	defaultFilters()
+	<-done
 }

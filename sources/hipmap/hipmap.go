@@ -24,6 +24,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"iter"
 	"sort"
 	"strconv"
 	"strings"
@@ -242,6 +243,30 @@ func pick(list []Entry, rocm Version) (Entry, bool) {
 // Entries returns every entry sorted by kind, CUDA name and MinROCm.
 // The slice is a copy.
 func (t *Table) Entries() []Entry { return append([]Entry(nil), t.entries...) }
+
+// DefaultEntries yields the entries of Default without building its
+// index, so that what is derived from them can be built meanwhile.
+func DefaultEntries() iter.Seq[Entry] {
+	return func(yield func(Entry) bool) {
+		for _, e := range generatedEntries {
+			if !yield(e) {
+				return
+			}
+		}
+	}
+}
+
+// All yields the entries in the order of Entries, without copying the
+// table (it is large, and read at the start of every translation run).
+func (t *Table) All() iter.Seq[Entry] {
+	return func(yield func(Entry) bool) {
+		for _, e := range t.entries {
+			if !yield(e) {
+				return
+			}
+		}
+	}
+}
 
 // Families returns the family names, sorted.
 func (t *Table) Families() []string { return append([]string(nil), t.families...) }
