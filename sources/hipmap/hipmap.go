@@ -166,10 +166,10 @@ func (e Entry) Renames() bool { return e.Status != Unsupported && e.HIP != e.CUD
 // Table holds all entries, indexed for lookup. It is immutable after
 // loading and safe for concurrent use.
 type Table struct {
-	entries     []Entry         // sorted by Kind, CUDA, MinROCm
-	identifiers map[string]span // CUDA name -> its entries in entries
-	headers     map[string]span
-	families    []string
+	entries     []Entry   // sorted by Kind, CUDA, MinROCm
+	identifiers nameIndex // CUDA name -> its entries in entries
+	headers     nameIndex
+	families    func() []string
 	version     string
 }
 
@@ -198,25 +198,84 @@ func Default() *Table {
 // latest earlier one) is returned, so the caller can say which release is
 // needed: check e.Available(rocm) before rewriting.
 func (t *Table) Identifier(name string, rocm Version) (Entry, bool) {
-	return pick(t.identifiers[name].of(t.entries), rocm)
+	return pick(findName(t.identifiers, t.entries, name), rocm)
 }
 
 // IdentifierBytes is Identifier for a name held in a byte slice (a token
 // of the source), without copying it into a string.
 func (t *Table) IdentifierBytes(name []byte, rocm Version) (Entry, bool) {
-	return pick(t.identifiers[string(name)].of(t.entries), rocm)
+	return pick(findName(t.identifiers, t.entries, name), rocm)
 }
 
 // Header returns the entry for an #include path such as "cuda_runtime.h"
 // or "cub/cub.cuh", with the same ROCm rules as Identifier.
 func (t *Table) Header(path string, rocm Version) (Entry, bool) {
-	return pick(t.headers[path].of(t.entries), rocm)
+	return pick(findName(t.headers, t.entries, path), rocm)
 }
 
-// span locates the consecutive entries of one name in Table.entries.
-type span struct{ start, n uint32 }
+// nameIndex finds names in Table.entries by open addressing: a name's
+// slot is its hash masked to the index's size (a power of two at least
+// twice the number of names, so probes stay short), or the first empty
+// slot after it; a slot holds 1 + the position of the name's first entry,
+// 0 when empty. Built in one pass over the sorted entries, it costs a
+// fraction of a map's construction, which every hipgen run pays at start.
+type nameIndex []uint32
 
-func (s span) of(entries []Entry) []Entry { return entries[s.start : s.start+s.n] }
+func indexHash[T string | []byte](s T) uint32 {
+	h := uint32(2166136261) // FNV-1a
+	for i := 0; i < len(s); i++ {
+		h = (h ^ uint32(s[i])) * 16777619
+	}
+	return h
+}
+
+// buildIndex indexes the names of entries[from:to], all of one kind.
+func buildIndex(entries []Entry, from, to int) nameIndex {
+	names := 0
+	for i := from; i < to; i++ {
+		if i == from || entries[i].CUDA != entries[i-1].CUDA {
+			names++
+		}
+	}
+	size := 16
+	for size < 2*names {
+		size *= 2
+	}
+	x := make(nameIndex, size)
+	mask := uint32(size - 1)
+	for i := from; i < to; i++ {
+		if i > from && entries[i].CUDA == entries[i-1].CUDA {
+			continue
+		}
+		h := indexHash(entries[i].CUDA) & mask
+		for x[h] != 0 {
+			h = (h + 1) & mask
+		}
+		x[h] = uint32(i + 1)
+	}
+	return x
+}
+
+// findName returns the consecutive entries of name (a string or a token's
+// bytes), or none.
+func findName[T string | []byte](x nameIndex, entries []Entry, name T) []Entry {
+	if len(x) == 0 {
+		return nil
+	}
+	mask := uint32(len(x) - 1)
+	for h := indexHash(name) & mask; x[h] != 0; h = (h + 1) & mask {
+		i := int(x[h] - 1)
+		if entries[i].CUDA != string(name) {
+			continue
+		}
+		j := i + 1
+		for j < len(entries) && entries[j].Kind == entries[i].Kind && entries[j].CUDA == entries[i].CUDA {
+			j++
+		}
+		return entries[i:j]
+	}
+	return nil
+}
 
 func pick(list []Entry, rocm Version) (Entry, bool) {
 	if len(list) == 0 {
@@ -269,7 +328,7 @@ func (t *Table) All() iter.Seq[Entry] {
 }
 
 // Families returns the family names, sorted.
-func (t *Table) Families() []string { return append([]string(nil), t.families...) }
+func (t *Table) Families() []string { return append([]string(nil), t.families()...) }
 
 // Version returns a hash of the data the table was loaded from; it changes
 // whenever any mapping changes, so callers can use it in cache keys.
@@ -295,32 +354,22 @@ func hashData() string {
 // newTable indexes entries, which must be sorted by Kind, CUDA and MinROCm
 // (sortRecords does that).
 func newTable(entries []Entry, version string) *Table {
-	t := &Table{
-		entries:     entries,
-		identifiers: make(map[string]span, len(entries)),
-		headers:     make(map[string]span, 256),
-		version:     version,
-	}
-	fams := map[string]bool{}
-	for i := 0; i < len(entries); {
-		j := i + 1
-		for j < len(entries) && entries[j].Kind == entries[i].Kind && entries[j].CUDA == entries[i].CUDA {
-			j++
-		}
-		sp := span{uint32(i), uint32(j - i)}
-		if entries[i].Kind == Header {
-			t.headers[entries[i].CUDA] = sp
-		} else {
-			t.identifiers[entries[i].CUDA] = sp
-		}
-		for _, e := range entries[i:j] {
+	t := &Table{entries: entries, version: version}
+	// Entries are sorted by kind: identifiers first, then headers.
+	split := sort.Search(len(entries), func(i int) bool { return entries[i].Kind != Identifier })
+	t.identifiers = buildIndex(entries, 0, split)
+	t.headers = buildIndex(entries, split, len(entries))
+	t.families = sync.OnceValue(func() []string {
+		fams := map[string]bool{}
+		for _, e := range entries {
 			fams[e.Family] = true
 		}
-		i = j
-	}
-	for f := range fams {
-		t.families = append(t.families, f)
-	}
-	sort.Strings(t.families)
+		var out []string
+		for f := range fams {
+			out = append(out, f)
+		}
+		sort.Strings(out)
+		return out
+	})
 	return t
 }
