@@ -354,8 +354,7 @@ func (t *translator) findInsertPoint() int {
 // lineCommentAt reports whether a // comment starts at byte offset off
 // (and not, say, the end of a block comment that reads "//*/").
 func (t *translator) lineCommentAt(off int) bool {
-	i := sort.Search(len(t.comments), func(i int) bool { return int(t.comments[i].Start) >= off })
-	return i < len(t.comments) && int(t.comments[i].Start) == off && bytes.HasPrefix(t.src[off:], []byte("//"))
+	return startingAt(t.comments, off) >= 0 && bytes.HasPrefix(t.src[off:], []byte("//"))
 }
 
 // needsRuntimeFirst reports whether a HIP header must come after

@@ -42,16 +42,9 @@ func (t *translator) launch(k int) int {
 	}
 	if nested {
 		// Another launch among the launch parameters (as odd as that is):
-		// neither is rewritten, to the end of the statement, or rewriting
-		// the inner one would let the next run rewrite the outer one.
-		for ; j < len(t.toks) && depth >= 0 && !(depth == 0 && t.is(j, ";")); j++ {
-			switch string(t.text(j)) {
-			case "(", "[", "{":
-				depth++
-			case ")", "]", "}":
-				depth--
-			}
-		}
+		// neither is rewritten, to the end of the statement (where the
+		// scan above stopped, finding no closing >>>), or rewriting the
+		// inner one would let the next run rewrite the outer one.
 		t.launchesKeptUntil = j
 		t.report(k, diag.Warning, "launch", "kernel launch not rewritten: another launch among its launch parameters")
 		return k + 1

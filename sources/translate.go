@@ -90,7 +90,9 @@ func newTranslator(name string, src []byte, code lex.Code, opts Options) *transl
 	}
 	t.toks, t.comments = code.Tokens, code.Comments
 	t.edits = make([]edit, 0, len(t.toks)/32+8)
-	t.buildSig()
+	t.dropHelperBlocks()
+	t.wave.mayFP8 = mayNameFP8(t.src)
+	t.index()
 	t.maybeWGMMA = bytes.Contains(src, []byte("wgmma"))
 	// A .cu file is a CUDA translation unit: it always needs the runtime.
 	t.needRuntime = strings.HasSuffix(name, ".cu")
@@ -105,9 +107,9 @@ const (
 	helperEnd   = "// hipgen:end warp helpers"
 )
 
-// buildSig finds an earlier hipgen marker line and hipgen's own helper
-// blocks, and leaves the tokens of those blocks out of toks.
-func (t *translator) buildSig() {
+// dropHelperBlocks finds an earlier hipgen marker line and hipgen's own
+// helper blocks, and leaves the tokens of those blocks out of toks.
+func (t *translator) dropHelperBlocks() {
 	t.oldMarker = [2]int{-1, -1}
 	inHelpers, from := false, 0
 	var cut [][2]int32 // byte ranges of helper blocks
@@ -152,10 +154,6 @@ func (t *translator) buildSig() {
 		}
 		t.toks = kept
 	}
-	fp8 := mayNameFP8(t.src)
-	t.wave.fp8 = !fp8 // true: nothing to look for
-	t.index()
-	t.wave.fp8 = t.wave.fp8 && fp8
 }
 
 // tok returns the k-th significant token; out of range gives an empty token.
@@ -308,9 +306,13 @@ func (t *translator) span(first, last int) string {
 
 // tokenAt returns the position of the significant token starting at byte
 // offset off, or -1.
-func (t *translator) tokenAt(off int) int {
-	k := sort.Search(len(t.toks), func(i int) bool { return int(t.toks[i].Start) >= off })
-	if k < len(t.toks) && int(t.toks[k].Start) == off {
+func (t *translator) tokenAt(off int) int { return startingAt(t.toks, off) }
+
+// startingAt returns the index of the token of list (in source order) that
+// starts at byte offset off, or -1.
+func startingAt(list []lex.Token, off int) int {
+	k := sort.Search(len(list), func(i int) bool { return int(list[i].Start) >= off })
+	if k < len(list) && int(list[k].Start) == off {
 		return k
 	}
 	return -1

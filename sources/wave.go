@@ -23,6 +23,7 @@ type waveState struct {
 	// literal patterns (& 31, % 32, loops from 16) only matter then.
 	warpCode bool
 	fp8      bool // the file names FP8 types, so 448 may be an e4m3 bound
+	mayFP8   bool // the file's bytes hold an FP8 name somewhere (mayNameFP8)
 	// narrow holds 32-bit variables that hold widened ballots (wide mode).
 	narrow map[string]bool
 }
@@ -48,7 +49,7 @@ func (w *waveState) init(t *translator) {
 	w.narrow = map[string]bool{}
 }
 
-// see looks at one identifier of the file (buildSig shows each): warp
+// see looks at one identifier of the file (index shows each): warp
 // intrinsics and warpSize mark warp-level code, FP8 names FP8 code.
 func (w *waveState) see(b []byte) {
 	if !w.warpCode && (len(b) > 3 && b[0] == '_' && warpInitial[b[2]] || len(b) == 8 && b[0] == 'w') {
@@ -56,7 +57,7 @@ func (w *waveState) see(b []byte) {
 			w.warpCode = true
 		}
 	}
-	if !w.fp8 && len(b) >= 3 && namesFP8(b) {
+	if w.mayFP8 && !w.fp8 && len(b) >= 3 && namesFP8(b) {
 		w.fp8 = true
 	}
 }

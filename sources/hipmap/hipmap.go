@@ -25,6 +25,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"iter"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -305,27 +306,11 @@ func (t *Table) Entries() []Entry { return append([]Entry(nil), t.entries...) }
 
 // DefaultEntries yields the entries of Default without building its
 // index, so that what is derived from them can be built meanwhile.
-func DefaultEntries() iter.Seq[Entry] {
-	return func(yield func(Entry) bool) {
-		for _, e := range generatedEntries {
-			if !yield(e) {
-				return
-			}
-		}
-	}
-}
+func DefaultEntries() iter.Seq[Entry] { return slices.Values(generatedEntries[:]) }
 
 // All yields the entries in the order of Entries, without copying the
 // table (it is large, and read at the start of every translation run).
-func (t *Table) All() iter.Seq[Entry] {
-	return func(yield func(Entry) bool) {
-		for _, e := range t.entries {
-			if !yield(e) {
-				return
-			}
-		}
-	}
-}
+func (t *Table) All() iter.Seq[Entry] { return slices.Values(t.entries) }
 
 // Families returns the family names, sorted.
 func (t *Table) Families() []string { return append([]string(nil), t.families()...) }

@@ -40,7 +40,7 @@ type Token struct {
 // Tokenize splits src into tokens, appending to buf (which may be nil) to
 // save allocations across calls.
 func Tokenize(src []byte, buf []Token) []Token {
-	l := lexer{src: src, toks: buf[:cap(buf)], lineStart: true, keepSpace: true}
+	l := lexer{src: src, toks: buf[:cap(buf)], lineStart: true}
 	l.run()
 	return l.toks[:l.n]
 }
@@ -78,7 +78,6 @@ type lexer struct {
 	wantHeader bool
 	dirWords   int     // identifiers seen on this directive line
 	includes   []int32 // token indexes of included header names
-	keepSpace  bool    // emit Space tokens
 	// split sends comments to comments and leaves out newlines (Scan).
 	split    bool
 	comments []Token
@@ -110,19 +109,14 @@ func (l *lexer) grow() {
 func (l *lexer) emitGap(k Kind, start, end int) {
 	switch {
 	case !l.split:
-		if k != Space || l.keepSpace {
-			lineStart := l.lineStart
-			l.emit(k, start, end)
-			l.toks[l.n-1].LineStart = false
-			l.lineStart = lineStart
-		}
+		l.toks[l.n] = Token{Start: int32(start), End: int32(end), Kind: k, Directive: l.inDir}
+		l.n++
 	case k == Comment:
 		l.comments = append(l.comments, Token{Start: int32(start), End: int32(end), Kind: k, Directive: l.inDir})
 	}
 }
 
 var identTab [256]bool
-var identStartTab [256]bool
 var digitTab [256]bool
 
 // Byte classes for the main loop of run.
@@ -148,9 +142,8 @@ func init() {
 	for c := 0; c < 256; c++ {
 		identTab[c] = c == '_' || c == '$' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80
 		digitTab[c] = c >= '0' && c <= '9'
-		identStartTab[c] = identTab[c] && !digitTab[c]
 		switch {
-		case identStartTab[c]:
+		case identTab[c] && !digitTab[c]:
 			classTab[c] = cIdent
 		case digitTab[c]:
 			classTab[c] = cDigit
