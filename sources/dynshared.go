@@ -29,6 +29,9 @@ var dynamicSharedMacro = polyfill{name: dynamicSharedAligned, code: `#if defined
 // extern is at k. It leaves every token of the alignment and of T in place,
 // so they are translated like any other code.
 func (t *translator) dynamicShared(k int) {
+	if !t.startsStatement(k) {
+		return // not a declaration of its own: in brackets, say, where no rewrite is safe
+	}
 	alignFirst, alignLast, j := t.sharedAlignment(k + 2)
 	if j < 0 {
 		return
@@ -155,4 +158,17 @@ func (t *translator) inFunctionBody(k int) bool {
 		}
 	}
 	return false
+}
+
+// startsStatement reports whether significant token k begins a statement or
+// declaration: it is the first token, or follows ;, {, }, a label's colon
+// or a preprocessor line.
+func (t *translator) startsStatement(k int) bool {
+	if k == 0 {
+		return true
+	}
+	if t.tok(k-1).Directive && !t.tok(k).Directive {
+		return true
+	}
+	return t.isByte(k-1, ';') || t.isByte(k-1, '{') || t.isByte(k-1, '}') || t.isByte(k-1, ':')
 }
