@@ -16,38 +16,32 @@ func (t *translator) launch(k int) int {
 	if t.opts.Launch != LaunchGGL {
 		return k + 1
 	}
-	if k < t.launchesKeptUntil {
-		return k + 1 // inside the parameters of a launch left alone
+	// Launches are rewritten one statement at a time, and only where the
+	// statement holds one launch: a launch nested in another's name,
+	// parameters or arguments (as odd as that is), or two launches in one
+	// expression, would otherwise have the rewrite of one change what the
+	// next run makes of the other. Statements are delimited by tokens no
+	// rewrite adds or removes, so the decision is the same on every run.
+	if t.launchesInStatement(k) > 1 {
+		t.report(k, diag.Warning, "launch", "kernel launch not rewritten: another launch in the same statement; with --launch=ggl each launch needs a statement of its own")
+		return k + 1
 	}
 	closeCfg := -1
 	depth := 0
-	nested := false
-	j := k + 1
-	for ; j < len(t.toks) && closeCfg < 0; j++ {
+	for j := k + 1; j < len(t.toks) && closeCfg < 0; j++ {
 		switch string(t.text(j)) {
 		case "(", "[", "{":
 			depth++
 		case ")", "]", "}":
 			depth--
-		case "<<<":
-			nested = true
 		case ">>>":
-			if depth == 0 && !nested {
+			if depth == 0 {
 				closeCfg = j
 			}
 		}
-		if depth < 0 || depth == 0 && t.is(j, ";") {
+		if depth < 0 || depth == 0 && (t.is(j, ";") || t.is(j, "<<<")) {
 			break
 		}
-	}
-	if nested {
-		// Another launch among the launch parameters (as odd as that is):
-		// neither is rewritten, to the end of the statement (where the
-		// scan above stopped, finding no closing >>>), or rewriting the
-		// inner one would let the next run rewrite the outer one.
-		t.launchesKeptUntil = j
-		t.report(k, diag.Warning, "launch", "kernel launch not rewritten: another launch among its launch parameters")
-		return k + 1
 	}
 	if closeCfg < 0 || !t.is(closeCfg+1, "(") {
 		t.report(k, diag.Warning, "launch", "kernel launch not rewritten: cannot find the closing >>> and the argument list")
@@ -131,4 +125,26 @@ func (t *translator) kernelStart(k int) int {
 		j--
 	}
 	return j
+}
+
+// launchesInStatement counts the <<< tokens of the statement holding the
+// one at k: the tokens between the nearest ;, { or } on either side (at
+// any bracket depth), within one preprocessor line or outside any.
+func (t *translator) launchesInStatement(k int) int {
+	bound := func(j int) bool {
+		return t.isByte(j, ';') || t.isByte(j, '{') || t.isByte(j, '}') ||
+			t.tok(j).Directive != t.tok(k).Directive || t.tok(j).LineStart && t.isByte(j, '#')
+	}
+	n := 0
+	for j := k; j >= 0 && (j == k || !bound(j)); j-- {
+		if t.is(j, "<<<") {
+			n++
+		}
+	}
+	for j := k + 1; j < len(t.toks) && !bound(j); j++ {
+		if t.is(j, "<<<") {
+			n++
+		}
+	}
+	return n
 }

@@ -45,31 +45,30 @@ type translator struct {
 	mapped  map[string]int
 
 	// Include bookkeeping, see includes.go.
-	runtimeIncludes   []int // sig positions of '#' of includes that are (or become) hip_runtime.h
-	firstHIPHeader    int   // sig position of the first include of another hip/ header, or -1
-	needRuntime       bool
-	insertAt          int // byte offset where a new include goes (after guard or #pragma once)
-	oldMarker         [2]int
-	helperRegion      bool            // the output already carries hipgen's warp helpers
-	polyfillRegion    bool            // and its polyfills
-	polyfills         map[string]int  // CUDA names polyfilled -> offset of first use
-	includeEnds       []int           // offsets just after each #include line
-	defined           map[string]bool // function names the file defines, for polyfills
-	needHelpers       bool
-	conds             []condFrame // #if nesting, see cudaarch.go
-	deadOnHIP         bool        // inside a block hipcc never compiles
-	fp8Noted          bool        // the FP8 format warning is given once per file
-	archDefined       int8        // the file #defines __CUDA_ARCH__: 1 yes, -1 no, 0 not yet known
-	cutlassNoted      bool        // so is the CUTLASS namespace error
-	coalescedNoted    bool        // and the coalesced-group hazard
-	nsScopes          []nsScope   // namespace aliases and using-directives, see qualified.go
-	blockOpen         []int32     // see openAround
-	closeOf           []int32     // see index
-	funcDefs          []int32     // positions of defined functions' names, see index
-	cgUse             uint8       // see usesCG: 0 unknown, 1 yes, 2 no
-	maybeWGMMA        bool        // the bytes "wgmma" occur in the file
-	launchesKeptUntil int         // see launch
-	wave              waveState
+	runtimeIncludes []int // sig positions of '#' of includes that are (or become) hip_runtime.h
+	firstHIPHeader  int   // sig position of the first include of another hip/ header, or -1
+	needRuntime     bool
+	insertAt        int // byte offset where a new include goes (after guard or #pragma once)
+	oldMarker       [2]int
+	helperRegion    bool            // the output already carries hipgen's warp helpers
+	polyfillRegion  bool            // and its polyfills
+	polyfills       map[string]int  // CUDA names polyfilled -> offset of first use
+	includeEnds     []int           // offsets just after each #include line
+	defined         map[string]bool // function names the file defines, for polyfills
+	needHelpers     bool
+	conds           []condFrame // #if nesting, see cudaarch.go
+	deadOnHIP       bool        // inside a block hipcc never compiles
+	fp8Noted        bool        // the FP8 format warning is given once per file
+	archDefined     int8        // the file #defines __CUDA_ARCH__: 1 yes, -1 no, 0 not yet known
+	cutlassNoted    bool        // so is the CUTLASS namespace error
+	coalescedNoted  bool        // and the coalesced-group hazard
+	nsScopes        []nsScope   // namespace aliases and using-directives, see qualified.go
+	blockOpen       []int32     // see openAround
+	closeOf         []int32     // see index
+	funcDefs        []int32     // positions of defined functions' names, see index
+	cgUse           uint8       // see usesCG: 0 unknown, 1 yes, 2 no
+	maybeWGMMA      bool        // the bytes "wgmma" occur in the file
+	wave            waveState
 }
 
 // newTranslator takes over code, the tokens of src in pool buffers.
