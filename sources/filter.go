@@ -141,7 +141,7 @@ func getSigBuffer(n int) []int32 {
 func (t *translator) release() {
 	putCode(lex.Code{Tokens: t.toks[:0], Comments: t.comments[:0]})
 	t.toks, t.comments = nil, nil
-	for _, b := range []*[]int32{&t.closeOf, &t.blockOpen} {
+	for _, b := range []*[]int32{&t.closeOf} {
 		if *b != nil {
 			buf := (*b)[:0]
 			*b = nil

@@ -71,36 +71,42 @@ func (t *translator) enclosingBlockEnd(k int) int {
 }
 
 // openAround returns the position of the innermost "{" around the k-th
-// significant token (for a "{", the one around it), or -1 at file scope.
-// Calling it again on the result walks outwards. The table is filled on
-// the first call, in one pass with a stack of open braces.
+// significant token (for a "{", the one around it; for a "}", the one
+// around the block it closes), or -1 at file scope. Calling it again on
+// the result walks outwards. The innermost brace around k is the last one
+// before k or one of those around that one: the first of them that is
+// not closed before k.
 func (t *translator) openAround(k int) int {
-	if t.blockOpen == nil {
-		n := len(t.toks)
-		t.blockOpen = getSigBuffer(n)[:n]
-		var open []int32
-		for j := 0; j < n; j++ {
-			tk := t.toks[j]
-			var c byte
-			if tk.Kind == lex.Punct && tk.End-tk.Start == 1 {
-				c = t.src[tk.Start]
-			}
-			if c == '}' && len(open) > 0 {
-				open = open[:len(open)-1]
-			}
-			t.blockOpen[j] = -1
-			if len(open) > 0 {
-				t.blockOpen[j] = open[len(open)-1]
-			}
-			if c == '{' {
-				open = append(open, int32(j))
-			}
-		}
-	}
-	if k < 0 || k >= len(t.blockOpen) {
+	if k < 0 || k >= len(t.toks) {
 		return -1
 	}
-	return int(t.blockOpen[k])
+	b := t.braceOf(int32(k)) // the last brace at or before k
+	if b >= 0 && int(t.braces[b]) == k {
+		b = t.braceUp[b]
+	}
+	for b >= 0 {
+		o := t.braces[b]
+		if c := t.closeOf[o]; c < 0 || int(c) > k {
+			return int(o)
+		}
+		b = t.braceUp[b]
+	}
+	return -1
+}
+
+// braceOf returns the index in braces of the last "{" at or before the
+// k-th significant token, or -1.
+func (t *translator) braceOf(k int32) int32 {
+	lo, hi := 0, len(t.braces)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if t.braces[m] <= k {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return int32(lo - 1)
 }
 
 // resolveAlias returns the namespace an alias in scope at k stands for,

@@ -63,8 +63,8 @@ type translator struct {
 	cutlassNoted    bool        // so is the CUTLASS namespace error
 	coalescedNoted  bool        // and the coalesced-group hazard
 	nsScopes        []nsScope   // namespace aliases and using-directives, see qualified.go
-	blockOpen       []int32     // see openAround
 	closeOf         []int32     // see index
+	braces, braceUp []int32     // see index and openAround
 	funcDefs        []int32     // positions of defined functions' names, see index
 	cgUse           uint8       // see usesCG: 0 unknown, 1 yes, 2 no
 	maybeWGMMA      bool        // the bytes "wgmma" occur in the file
@@ -90,7 +90,6 @@ func newTranslator(name string, src []byte, code lex.Code, opts Options) *transl
 	t.toks, t.comments = code.Tokens, code.Comments
 	t.edits = make([]edit, 0, len(t.toks)/32+8)
 	t.dropHelperBlocks()
-	t.wave.mayFP8 = mayNameFP8(t.src)
 	t.index()
 	t.maybeWGMMA = bytes.Contains(src, []byte("wgmma"))
 	// A .cu file is a CUDA translation unit: it always needs the runtime.
@@ -209,11 +208,13 @@ func (t *translator) matching(k int) int {
 // that closes it (other kinds are not counted, so one stray ] does not
 // unbalance parentheses), -1 if none; function definitions (a name after a
 // type, its parameter list closed right before a '{') are noted for
-// definesFunction; and identifiers are shown to the wavefront rules.
+// definesFunction; each { is listed with the one around it, for
+// openAround; and identifiers are shown to the wavefront rules.
 func (t *translator) index() {
 	n := len(t.toks)
 	t.closeOf = getSigBuffer(n)[:n]
 	var stacks [3][]int32
+	var braceIdx []int32 // indexes in t.braces of the open braces
 	for j := 0; j < n; j++ {
 		t.closeOf[j] = -1
 		tk := t.toks[j]
@@ -244,6 +245,15 @@ func (t *translator) index() {
 		}
 		st := &stacks[kind]
 		if open {
+			if kind == 2 {
+				up := int32(-1)
+				if len(braceIdx) > 0 {
+					up = braceIdx[len(braceIdx)-1]
+				}
+				braceIdx = append(braceIdx, int32(len(t.braces)))
+				t.braces = append(t.braces, int32(j))
+				t.braceUp = append(t.braceUp, up)
+			}
 			*st = append(*st, int32(j))
 			continue
 		}
@@ -253,6 +263,9 @@ func (t *translator) index() {
 		o := int((*st)[len(*st)-1])
 		t.closeOf[o] = int32(j)
 		*st = (*st)[:len(*st)-1]
+		if kind == 2 {
+			braceIdx = braceIdx[:len(braceIdx)-1]
+		}
 		if kind == 0 && o >= 2 && t.toks[o-1].Kind == lex.Ident && t.isByte(j+1, '{') &&
 			(t.toks[o-2].Kind == lex.Ident || t.isByte(o-2, '*') || t.isByte(o-2, '&') || t.isByte(o-2, '>')) {
 			t.funcDefs = append(t.funcDefs, int32(o-1))

@@ -22,8 +22,9 @@ type waveState struct {
 	// warpCode is true when the file uses warp intrinsics at all; the
 	// literal patterns (& 31, % 32, loops from 16) only matter then.
 	warpCode bool
-	fp8      bool // the file names FP8 types, so 448 may be an e4m3 bound
-	mayFP8   bool // the file's bytes hold an FP8 name somewhere (mayNameFP8)
+	// fp8 tells whether the file names FP8 types, so that 448 may be an
+	// e4m3 bound: 0 not asked yet, 1 yes, 2 no (see namesFP8Type).
+	fp8 uint8
 	// narrow holds 32-bit variables that hold widened ballots (wide mode).
 	narrow map[string]bool
 }
@@ -57,9 +58,24 @@ func (w *waveState) see(b []byte) {
 			w.warpCode = true
 		}
 	}
-	if w.mayFP8 && !w.fp8 && len(b) >= 3 && namesFP8(b) {
-		w.fp8 = true
+}
+
+// fileNamesFP8 reports whether an identifier of the file names an FP8
+// type. It is asked only when a literal 448 occurs, rarely, so it looks
+// at the whole file then instead of at every identifier in advance.
+func (t *translator) fileNamesFP8() bool {
+	if t.wave.fp8 == 0 {
+		t.wave.fp8 = 2
+		if mayNameFP8(t.src) {
+			for _, tk := range t.toks {
+				if tk.Kind == lex.Ident && tk.End-tk.Start >= 3 && namesFP8(t.src[tk.Start:tk.End]) {
+					t.wave.fp8 = 1
+					break
+				}
+			}
+		}
 	}
+	return t.wave.fp8 == 1
 }
 
 // warpInitial holds the letters that follow "__" in warpIntrinsics.
@@ -286,7 +302,7 @@ func (t *translator) number(k int) {
 	if len(b) > 12 || b[0] < '0' || b[0] > '9' {
 		return
 	}
-	if t.wave.fp8 && b[0] == '4' && isFP8Max(b) {
+	if len(b) >= 3 && b[0] == '4' && b[1] == '4' && b[2] == '8' && isFP8Max(b) && t.fileNamesFP8() {
 		t.report(k, diag.Warning, "fp8-range", "448 is the largest e4m3 value in OCP FP8 (NVIDIA, gfx950, RDNA4), but gfx94x uses e4m3 fnuz whose largest value is 240; derive it from the type (for example std::numeric_limits) or select per architecture")
 	}
 	if !t.wave.warpCode {

@@ -87,7 +87,10 @@ type lexer struct {
 // loop of run makes room for one token before each step, and no step
 // emits more than one.
 func (l *lexer) emit(k Kind, start, end int) {
-	l.toks[l.n] = Token{int32(start), int32(end), k, l.inDir, l.lineStart}
+	// Field by field: a composite literal is built on the stack byte by
+	// byte and then copied in wider loads, which stalls store forwarding.
+	p := &l.toks[l.n]
+	p.Start, p.End, p.Kind, p.Directive, p.LineStart = int32(start), int32(end), k, l.inDir, l.lineStart
 	l.n++
 	l.lineStart = false
 }
