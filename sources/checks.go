@@ -159,7 +159,7 @@ func (t *translator) special(k int, b []byte) (next int, handled bool) {
 		if t.opts.Launch == LaunchGGL && t.is(k-1, "extern") {
 			t.dynamicShared(k - 1)
 		}
-		if t.wave.warpCode {
+		if t.usesWarps() {
 			t.sharedArray(k)
 		}
 		return k + 1, true

@@ -111,7 +111,6 @@ func buildFilters(entries iter.Seq[hipmap.Entry]) *tableFilters {
 // costs more than lexing. Nothing of one translation is visible to the next.
 var (
 	codePool = sync.Pool{New: func() any { return new(lex.Code) }}
-	sigPool  = sync.Pool{New: func() any { return new([]int32) }}
 )
 
 // scan lexes src into buffers from the pool; putCode gives them back.
@@ -128,26 +127,11 @@ func putCode(c lex.Code) {
 	codePool.Put(&c)
 }
 
-func getSigBuffer(n int) []int32 {
-	p := sigPool.Get().(*[]int32)
-	if cap(*p) < n {
-		return make([]int32, 0, n)
-	}
-	return (*p)[:0]
-}
-
 // release returns the translator's buffers to the pools; t must not be
 // used afterwards.
 func (t *translator) release() {
-	putCode(lex.Code{Tokens: t.toks[:0], Comments: t.comments[:0]})
-	t.toks, t.comments = nil, nil
-	for _, b := range []*[]int32{&t.closeOf} {
-		if *b != nil {
-			buf := (*b)[:0]
-			*b = nil
-			sigPool.Put(&buf)
-		}
-	}
+	putCode(lex.Code{Tokens: t.toks[:0], Comments: t.comments[:0], Brackets: t.br})
+	t.toks, t.comments, t.br = nil, nil, lex.Brackets{}
 }
 
 // Warm builds the default mapping table and the lookup filters the

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/hipgen/hipgen/diag"
+	"github.com/hipgen/hipgen/sources/lex"
 )
 
 // Polyfills stand in for CUDA device functions that HIP lacks, or that the
@@ -204,9 +205,14 @@ func minmax(name, typ, op string) polyfill {
 // names is collected in one pass, the first time it is needed.
 func (t *translator) definesFunction(name string) bool {
 	if t.defined == nil {
-		t.defined = make(map[string]bool, len(t.funcDefs))
-		for _, k := range t.funcDefs {
-			t.defined[string(t.text(int(k)))] = true
+		// A definition is a name after a type, its parameter list
+		// closed right before a '{'.
+		t.defined = map[string]bool{}
+		for _, o := range t.br.BraceAfter {
+			if o >= 2 && t.toks[o-1].Kind == lex.Ident &&
+				(t.toks[o-2].Kind == lex.Ident || t.isByte(int(o-2), '*') || t.isByte(int(o-2), '&') || t.isByte(int(o-2), '>')) {
+				t.defined[string(t.text(int(o-1)))] = true
+			}
 		}
 	}
 	return t.defined[name]

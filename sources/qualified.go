@@ -81,15 +81,15 @@ func (t *translator) openAround(k int) int {
 		return -1
 	}
 	b := t.braceOf(int32(k)) // the last brace at or before k
-	if b >= 0 && int(t.braces[b]) == k {
-		b = t.braceUp[b]
+	if b >= 0 && int(t.br.Braces[b]) == k {
+		b = t.br.BraceUp[b]
 	}
 	for b >= 0 {
-		o := t.braces[b]
-		if c := t.closeOf[o]; c < 0 || int(c) > k {
+		o := t.br.Braces[b]
+		if c := t.br.Close[o]; c < 0 || int(c) > k {
 			return int(o)
 		}
-		b = t.braceUp[b]
+		b = t.br.BraceUp[b]
 	}
 	return -1
 }
@@ -97,10 +97,10 @@ func (t *translator) openAround(k int) int {
 // braceOf returns the index in braces of the last "{" at or before the
 // k-th significant token, or -1.
 func (t *translator) braceOf(k int32) int32 {
-	lo, hi := 0, len(t.braces)
+	lo, hi := 0, len(t.br.Braces)
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
-		if t.braces[m] <= k {
+		if t.br.Braces[m] <= k {
 			lo = m + 1
 		} else {
 			hi = m

@@ -56,18 +56,16 @@ type translator struct {
 	includeEnds     []int           // offsets just after each #include line
 	defined         map[string]bool // function names the file defines, for polyfills
 	needHelpers     bool
-	conds           []condFrame // #if nesting, see cudaarch.go
-	deadOnHIP       bool        // inside a block hipcc never compiles
-	fp8Noted        bool        // the FP8 format warning is given once per file
-	archDefined     int8        // the file #defines __CUDA_ARCH__: 1 yes, -1 no, 0 not yet known
-	cutlassNoted    bool        // so is the CUTLASS namespace error
-	coalescedNoted  bool        // and the coalesced-group hazard
-	nsScopes        []nsScope   // namespace aliases and using-directives, see qualified.go
-	closeOf         []int32     // see index
-	braces, braceUp []int32     // see index and openAround
-	funcDefs        []int32     // positions of defined functions' names, see index
-	cgUse           uint8       // see usesCG: 0 unknown, 1 yes, 2 no
-	maybeWGMMA      bool        // the bytes "wgmma" occur in the file
+	conds           []condFrame  // #if nesting, see cudaarch.go
+	deadOnHIP       bool         // inside a block hipcc never compiles
+	fp8Noted        bool         // the FP8 format warning is given once per file
+	archDefined     int8         // the file #defines __CUDA_ARCH__: 1 yes, -1 no, 0 not yet known
+	cutlassNoted    bool         // so is the CUTLASS namespace error
+	coalescedNoted  bool         // and the coalesced-group hazard
+	nsScopes        []nsScope    // namespace aliases and using-directives, see qualified.go
+	br              lex.Brackets // the brackets of toks paired, see matching and openAround
+	cgUse           uint8        // see usesCG: 0 unknown, 1 yes, 2 no
+	maybeWGMMA      bool         // the bytes "wgmma" occur in the file
 	wave            waveState
 }
 
@@ -87,10 +85,11 @@ func newTranslator(name string, src []byte, code lex.Code, opts Options) *transl
 	if t.opts.Launch == "" {
 		t.opts.Launch = LaunchChevron
 	}
-	t.toks, t.comments = code.Tokens, code.Comments
+	t.toks, t.comments, t.br = code.Tokens, code.Comments, code.Brackets
 	t.edits = make([]edit, 0, len(t.toks)/32+8)
-	t.dropHelperBlocks()
-	t.index()
+	if t.dropHelperBlocks() {
+		t.br = lex.Match(t.src, t.toks, t.br) // positions moved
+	}
 	t.maybeWGMMA = bytes.Contains(src, []byte("wgmma"))
 	// A .cu file is a CUDA translation unit: it always needs the runtime.
 	t.needRuntime = strings.HasSuffix(name, ".cu")
@@ -106,8 +105,9 @@ const (
 )
 
 // dropHelperBlocks finds an earlier hipgen marker line and hipgen's own
-// helper blocks, and leaves the tokens of those blocks out of toks.
-func (t *translator) dropHelperBlocks() {
+// helper blocks, and leaves the tokens of those blocks out of toks; it
+// reports whether it left any out.
+func (t *translator) dropHelperBlocks() bool {
 	t.oldMarker = [2]int{-1, -1}
 	inHelpers, from := false, 0
 	var cut [][2]int32 // byte ranges of helper blocks
@@ -152,6 +152,7 @@ func (t *translator) dropHelperBlocks() {
 		}
 		t.toks = kept
 	}
+	return len(cut) > 0
 }
 
 // tok returns the k-th significant token; out of range gives an empty token.
@@ -195,82 +196,20 @@ func (t *translator) insert(off int, s string) {
 	t.edits = append(t.edits, edit{off, off, s})
 }
 
-// matching returns the position of the bracket closing the one at k, or -1.
+// matching returns the position of the bracket closing the one at k (a
+// '(', '[' or '{'), or -1.
 func (t *translator) matching(k int) int {
-	if k < 0 || k >= len(t.closeOf) {
+	if uint(k) >= uint(len(t.toks)) {
 		return -1
 	}
-	return int(t.closeOf[k])
-}
-
-// index makes one pass over the tokens for what several rules ask of the
-// whole file: each (, [ and { gets the position of the bracket of its kind
-// that closes it (other kinds are not counted, so one stray ] does not
-// unbalance parentheses), -1 if none; function definitions (a name after a
-// type, its parameter list closed right before a '{') are noted for
-// definesFunction; each { is listed with the one around it, for
-// openAround; and identifiers are shown to the wavefront rules.
-func (t *translator) index() {
-	n := len(t.toks)
-	t.closeOf = getSigBuffer(n)[:n]
-	var stacks [3][]int32
-	var braceIdx []int32 // indexes in t.braces of the open braces
-	for j := 0; j < n; j++ {
-		t.closeOf[j] = -1
-		tk := t.toks[j]
-		if tk.Kind == lex.Ident {
-			t.wave.see(t.src[tk.Start:tk.End])
-			continue
-		}
-		if tk.Kind != lex.Punct || tk.End-tk.Start != 1 {
-			continue
-		}
-		var kind int
-		open := true
-		switch t.src[tk.Start] {
-		case '(':
-			kind = 0
-		case '[':
-			kind = 1
-		case '{':
-			kind = 2
-		case ')':
-			kind, open = 0, false
-		case ']':
-			kind, open = 1, false
-		case '}':
-			kind, open = 2, false
-		default:
-			continue
-		}
-		st := &stacks[kind]
-		if open {
-			if kind == 2 {
-				up := int32(-1)
-				if len(braceIdx) > 0 {
-					up = braceIdx[len(braceIdx)-1]
-				}
-				braceIdx = append(braceIdx, int32(len(t.braces)))
-				t.braces = append(t.braces, int32(j))
-				t.braceUp = append(t.braceUp, up)
-			}
-			*st = append(*st, int32(j))
-			continue
-		}
-		if len(*st) == 0 {
-			continue
-		}
-		o := int((*st)[len(*st)-1])
-		t.closeOf[o] = int32(j)
-		*st = (*st)[:len(*st)-1]
-		if kind == 2 {
-			braceIdx = braceIdx[:len(braceIdx)-1]
-		}
-		if kind == 0 && o >= 2 && t.toks[o-1].Kind == lex.Ident && t.isByte(j+1, '{') &&
-			(t.toks[o-2].Kind == lex.Ident || t.isByte(o-2, '*') || t.isByte(o-2, '&') || t.isByte(o-2, '>')) {
-			t.funcDefs = append(t.funcDefs, int32(o-1))
-		}
+	if tk := t.toks[k]; tk.Kind != lex.Punct || tk.End-tk.Start != 1 {
+		return -1
 	}
+	switch t.src[t.toks[k].Start] {
+	case '(', '[', '{':
+		return int(t.br.Close[k])
+	}
+	return -1
 }
 
 // args splits the call arguments between the parenthesis at open and its

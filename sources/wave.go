@@ -19,9 +19,10 @@ const (
 // waveState is what the translator knows about warp-level code in one file.
 type waveState struct {
 	wide bool
-	// warpCode is true when the file uses warp intrinsics at all; the
-	// literal patterns (& 31, % 32, loops from 16) only matter then.
-	warpCode bool
+	// warpCode tells whether the file uses warp intrinsics at all: the
+	// literal patterns (& 31, % 32, loops from 16) only matter then. 0
+	// not asked yet, 1 yes, 2 no (see usesWarps).
+	warpCode uint8
 	// fp8 tells whether the file names FP8 types, so that 448 may be an
 	// e4m3 bound: 0 not asked yet, 1 yes, 2 no (see namesFP8Type).
 	fp8 uint8
@@ -52,12 +53,29 @@ func (w *waveState) init(t *translator) {
 
 // see looks at one identifier of the file (index shows each): warp
 // intrinsics and warpSize mark warp-level code, FP8 names FP8 code.
-func (w *waveState) see(b []byte) {
-	if !w.warpCode && (len(b) > 3 && b[0] == '_' && warpInitial[b[2]] || len(b) == 8 && b[0] == 'w') {
-		if _, ok := warpIntrinsics[string(b)]; ok || string(b) == "warpSize" {
-			w.warpCode = true
+// usesWarps reports whether the file names a warp intrinsic or
+// warpSize anywhere, looking at its identifiers the first time it is
+// asked (files without the literals it matters for never pay).
+func (t *translator) usesWarps() bool {
+	if t.wave.warpCode == 0 {
+		t.wave.warpCode = 2
+		for _, tk := range t.toks {
+			if tk.Kind == lex.Ident && isWarpName(t.src[tk.Start:tk.End]) {
+				t.wave.warpCode = 1
+				break
+			}
 		}
 	}
+	return t.wave.warpCode == 1
+}
+
+// isWarpName reports whether b names a warp intrinsic or warpSize.
+func isWarpName(b []byte) bool {
+	if len(b) > 3 && b[0] == '_' && warpInitial[b[2]] || len(b) == 8 && b[0] == 'w' {
+		_, ok := warpIntrinsics[string(b)]
+		return ok || string(b) == "warpSize"
+	}
+	return false
 }
 
 // fileNamesFP8 reports whether an identifier of the file names an FP8
@@ -305,9 +323,6 @@ func (t *translator) number(k int) {
 	if len(b) >= 3 && b[0] == '4' && b[1] == '4' && b[2] == '8' && isFP8Max(b) && t.fileNamesFP8() {
 		t.report(k, diag.Warning, "fp8-range", "448 is the largest e4m3 value in OCP FP8 (NVIDIA, gfx950, RDNA4), but gfx94x uses e4m3 fnuz whose largest value is 240; derive it from the type (for example std::numeric_limits) or select per architecture")
 	}
-	if !t.wave.warpCode {
-		return
-	}
 	if len(b) > 13 || len(b) > 2 && b[1] != 'x' && b[1] != 'X' {
 		return // not 5, 16, 31, 32 or 0xffffffff with a suffix
 	}
@@ -321,6 +336,9 @@ func (t *translator) number(k int) {
 	case string(b) == "5", string(b) == "16", string(b) == "31", string(b) == "32":
 		s = string(b)
 	default:
+		return
+	}
+	if !t.usesWarps() {
 		return
 	}
 	b = t.text(k)

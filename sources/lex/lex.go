@@ -54,14 +54,125 @@ type Code struct {
 	Tokens   []Token
 	Comments []Token
 	Includes []int32
+	Brackets
 }
+
+// Brackets pairs the brackets among a list of code tokens: each (, [ and {
+// with the bracket of its kind that closes it (other kinds are not
+// counted, so one stray ] does not unbalance parentheses). A closing
+// bracket with nothing open of its kind is ignored.
+type Brackets struct {
+	// Close holds, at the index of each opening bracket, the index of
+	// the token closing it, or -1 when none does. The entries of other
+	// tokens are unspecified.
+	Close []int32
+	// Braces are the indexes of the { tokens in order; BraceUp holds,
+	// for each, the index in Braces of the innermost { around it, or
+	// -1; and BraceAfter the index of the ( whose list the ) right
+	// before the brace closes, or -1 (a function body follows its
+	// parameter list so).
+	Braces, BraceUp, BraceAfter []int32
+}
+
+// Match pairs the brackets of toks, code tokens of src, reusing the
+// storage of buf.
+func Match(src []byte, toks []Token, buf Brackets) Brackets {
+	var m matcher
+	m.reset(buf, len(toks))
+	for j, tk := range toks {
+		if tk.Kind == Punct && tk.End-tk.Start == 1 {
+			m.see(src[tk.Start], int32(j))
+		}
+	}
+	return m.done()
+}
+
+// matcher pairs brackets as their tokens are seen, for Match and for the
+// lexer, which does it while it emits them.
+type matcher struct {
+	Brackets
+	stacks    [3][]int32 // open (, [, { by token index
+	braceOpen []int32    // open { by index in Braces
+	// lastClose and lastOpen are the token index of the last ) that
+	// closed a list and of its (.
+	lastClose, lastOpen int32
+}
+
+func (m *matcher) reset(buf Brackets, n int) {
+	m.Brackets = Brackets{Close: buf.Close[:cap(buf.Close)], Braces: buf.Braces[:0], BraceUp: buf.BraceUp[:0], BraceAfter: buf.BraceAfter[:0]}
+	if len(m.Close) < n {
+		m.Close = make([]int32, n)
+	}
+	m.lastClose = -2
+}
+
+// see takes the one-byte punctuator c at token index j.
+func (m *matcher) see(c byte, j int32) {
+	var kind int
+	switch c {
+	case '(':
+		m.Close[j] = -1
+		m.stacks[0] = append(m.stacks[0], j)
+		return
+	case '[':
+		m.Close[j] = -1
+		m.stacks[1] = append(m.stacks[1], j)
+		return
+	case '{':
+		m.Close[j] = -1
+		m.stacks[2] = append(m.stacks[2], j)
+		up, after := int32(-1), int32(-1)
+		if len(m.braceOpen) > 0 {
+			up = m.braceOpen[len(m.braceOpen)-1]
+		}
+		if m.lastClose == j-1 {
+			after = m.lastOpen
+		}
+		m.braceOpen = append(m.braceOpen, int32(len(m.Braces)))
+		m.Braces = append(m.Braces, j)
+		m.BraceUp = append(m.BraceUp, up)
+		m.BraceAfter = append(m.BraceAfter, after)
+		return
+	case ')':
+		kind = 0
+	case ']':
+		kind = 1
+	case '}':
+		kind = 2
+	default:
+		return
+	}
+	st := &m.stacks[kind]
+	if len(*st) == 0 {
+		return
+	}
+	o := (*st)[len(*st)-1]
+	*st = (*st)[:len(*st)-1]
+	m.Close[o] = j
+	switch kind {
+	case 0:
+		m.lastClose, m.lastOpen = j, o
+	case 2:
+		m.braceOpen = m.braceOpen[:len(m.braceOpen)-1]
+	}
+}
+
+// grow makes the Close entries as many as the tokens room.
+func (m *matcher) grow(n int) {
+	if len(m.Close) < n {
+		m.Close = append(m.Close, make([]int32, n-len(m.Close))...)
+	}
+}
+
+func (m *matcher) done() Brackets { return m.Brackets }
 
 // Scan splits src into Code, appending to the slices of buf (whose
 // contents are discarded) to save allocations across calls.
 func Scan(src []byte, buf Code) Code {
 	l := lexer{src: src, toks: buf.Tokens[:cap(buf.Tokens)], comments: buf.Comments[:0], includes: buf.Includes[:0], lineStart: true, split: true}
+	l.m.reset(buf.Brackets, len(l.toks))
 	l.run()
-	return Code{Tokens: l.toks[:l.n], Comments: l.comments, Includes: l.includes}
+	return Code{Tokens: l.toks[:l.n], Comments: l.comments, Includes: l.includes, Brackets: l.m.done()}
 }
 
 type lexer struct {
@@ -81,6 +192,7 @@ type lexer struct {
 	// split sends comments to comments and leaves out newlines (Scan).
 	split    bool
 	comments []Token
+	m        matcher // pairs brackets as they are emitted (Scan)
 }
 
 // emit appends a code token (not space, newline or comment). The main
@@ -105,6 +217,9 @@ func (l *lexer) grow() {
 		more = guess - len(l.toks) + 64
 	}
 	l.toks = append(l.toks, make([]Token, more)...)
+	if l.split {
+		l.m.grow(len(l.toks))
+	}
 }
 
 // emitGap appends a space, newline or comment token, which does not end
@@ -264,10 +379,16 @@ func (l *lexer) run() {
 			continue
 		}
 		i = punctEnd(src, i)
-		if i == start+1 && !isPunctByte(c) {
-			l.emit(Other, start, i)
-		} else {
+		switch {
+		case i > start+1:
 			l.emit(Punct, start, i)
+		case isPunctByte(c):
+			if l.split {
+				l.m.see(c, int32(l.n))
+			}
+			l.emit(Punct, start, i)
+		default:
+			l.emit(Other, start, i)
 		}
 		l.wantHeader = false
 	}

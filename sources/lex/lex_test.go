@@ -1,6 +1,7 @@
 package lex
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -195,4 +196,126 @@ func BenchmarkScan(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		c = Scan(src, c)
 	}
+}
+
+// refBrackets pairs brackets the slow way, for the tests: for each opening
+// bracket, the first later bracket of its kind at its own depth, counting
+// only that kind.
+func refBrackets(src []byte, toks []Token) (close map[int]int32, braces, up, after []int32) {
+	close = map[int]int32{}
+	pair := map[byte]byte{'(': ')', '[': ']', '{': '}'}
+	one := func(j int) byte {
+		if toks[j].Kind == Punct && toks[j].End-toks[j].Start == 1 {
+			return src[toks[j].Start]
+		}
+		return 0
+	}
+	// A closer with nothing open of its kind is ignored, so depth
+	// cannot go below zero: simulate that with a stack per kind.
+	matched := map[int]int{} // closer -> opener
+	for _, o := range []byte("([{") {
+		var st []int
+		for j := range toks {
+			switch one(j) {
+			case o:
+				st = append(st, j)
+			case pair[o]:
+				if len(st) > 0 {
+					matched[j] = st[len(st)-1]
+					st = st[:len(st)-1]
+				}
+			}
+		}
+	}
+	for j := range toks {
+		if c := one(j); c == '(' || c == '[' || c == '{' {
+			close[j] = -1
+		}
+	}
+	for c, o := range matched {
+		close[o] = int32(c)
+	}
+	for j := range toks {
+		if one(j) != '{' {
+			continue
+		}
+		u := int32(-1)
+		for b := len(braces) - 1; b >= 0; b-- {
+			if c := close[int(braces[b])]; c < 0 || int(c) > j {
+				u = int32(b)
+				break
+			}
+		}
+		a := int32(-1)
+		if o, ok := matched[j-1]; ok && one(j-1) == ')' {
+			a = int32(o)
+		}
+		braces, up, after = append(braces, int32(j)), append(up, u), append(after, a)
+	}
+	return close, braces, up, after
+}
+
+func checkBrackets(t *testing.T, src string) {
+	t.Helper()
+	c := Scan([]byte(src), Code{})
+	close, braces, up, after := refBrackets([]byte(src), c.Tokens)
+	for _, br := range []Brackets{c.Brackets, Match([]byte(src), c.Tokens, Brackets{})} {
+		for j, want := range close {
+			if br.Close[j] != want {
+				t.Fatalf("%q: token %d closes at %d, want %d", src, j, br.Close[j], want)
+			}
+		}
+		if !slices.Equal(br.Braces, braces) || !slices.Equal(br.BraceUp, up) || !slices.Equal(br.BraceAfter, after) {
+			t.Fatalf("%q: braces %v up %v after %v, want %v %v %v", src, br.Braces, br.BraceUp, br.BraceAfter, braces, up, after)
+		}
+	}
+}
+
+func TestBrackets(t *testing.T) {
+	src := "void f(int a[2]) { if (a) { g(); } } ] ) } int x = (1; struct s { int y; };"
+	c := Scan([]byte(src), Code{})
+	var text []string
+	for _, tk := range c.Tokens {
+		text = append(text, src[tk.Start:tk.End])
+	}
+	at := func(s string, n int) int { // the n-th token s
+		for j, x := range text {
+			if x == s {
+				if n == 0 {
+					return j
+				}
+				n--
+			}
+		}
+		t.Fatalf("no token %q", s)
+		return -1
+	}
+	for _, p := range []struct {
+		open, close int
+	}{
+		{at("(", 0), at(")", 0)}, {at("[", 0), at("]", 0)}, {at("{", 0), at("}", 1)},
+		{at("(", 1), at(")", 1)}, {at("{", 1), at("}", 0)}, {at("(", 2), at(")", 2)},
+		{at("(", 3), -1}, {at("{", 2), at("}", 3)},
+	} {
+		if got := c.Close[p.open]; int(got) != p.close {
+			t.Errorf("token %d %q closes at %d, want %d", p.open, text[p.open], got, p.close)
+		}
+	}
+	if want := []int32{int32(at("{", 0)), int32(at("{", 1)), int32(at("{", 2))}; !slices.Equal(c.Braces, want) {
+		t.Errorf("braces %v, want %v", c.Braces, want)
+	}
+	if want := []int32{-1, 0, -1}; !slices.Equal(c.BraceUp, want) {
+		t.Errorf("brace parents %v, want %v", c.BraceUp, want)
+	}
+	if want := []int32{int32(at("(", 0)), int32(at("(", 1)), -1}; !slices.Equal(c.BraceAfter, want) {
+		t.Errorf("parameter lists before braces %v, want %v", c.BraceAfter, want)
+	}
+	checkBrackets(t, src)
+}
+
+func FuzzBrackets(f *testing.F) {
+	for _, s := range []string{"f(a[1]) { { } }", "}{)(][", "#define X (\n) {", "a[(]) {b}(c){"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, src string) { checkBrackets(t, src) })
 }
