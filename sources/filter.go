@@ -57,15 +57,14 @@ type tableFilters struct {
 var (
 	filtersMu sync.Mutex
 	filters   = map[*hipmap.Table]*tableFilters{}
-	// defaultFilters are those of hipmap.Default, built from its entries
-	// without waiting for the table's own index (see Warm).
-	defaultFilters = sync.OnceValue(func() *tableFilters { return buildFilters(hipmap.DefaultEntries()) })
 )
 
-// filtersFor returns the filters of a table, built on first use.
+// filtersFor returns the filters of a table: those of hipmap.Default are
+// generatedFilters, computed by 'go generate' (filters_gen.go) so that no
+// run pays for them at start; another table's are built on first use.
 func filtersFor(tbl *hipmap.Table) *tableFilters {
 	if tbl == hipmap.Default() {
-		return defaultFilters()
+		return &generatedFilters
 	}
 	filtersMu.Lock()
 	defer filtersMu.Unlock()
@@ -77,6 +76,16 @@ func filtersFor(tbl *hipmap.Table) *tableFilters {
 	return f
 }
 
+// filters_gen.go holds the table's names and also specialNames, polyfills
+// and floatResults: after changing any of them, run go generate ./sources
+// (TestGeneratedFilters fails until then). It is made from hipmap's
+// table_gen.go, so hipmap's is generated first ('go generate ./...' visits
+// this package before hipmap).
+//go:generate go generate ./hipmap
+//go:generate go test -run ^TestGeneratedFilters$ -update-generated .
+
+// buildFilters builds the filters of a table from its entries, with the
+// translator's own names (specialNames, polyfills, floatResults).
 func buildFilters(entries iter.Seq[hipmap.Entry]) *tableFilters {
 	f := &tableFilters{}
 	addTail := func(q string) {
@@ -134,15 +143,8 @@ func (t *translator) release() {
 	t.toks, t.comments, t.br = nil, nil, lex.Brackets{}
 }
 
-// Warm builds the default mapping table and the lookup filters the
-// translator needs on first use, the two at once, so a caller can overlap
-// that with its own start-up (reading the manifest, walking directories).
-func Warm() {
-	done := make(chan struct{})
-	go func() {
-		hipmap.Default()
-		close(done)
-	}()
-	defaultFilters()
-	<-done
-}
+// Warm once built the default mapping table and the lookup filters, for
+// callers to overlap with their own start-up. Both are static data now
+// (hipmap's table_gen.go, filters_gen.go), so it has nothing left to do;
+// it is kept so that callers need not know that.
+func Warm() {}

@@ -174,21 +174,26 @@ type Table struct {
 	version     string
 }
 
-var (
-	defaultOnce  sync.Once
-	defaultTable *Table
-)
+// defaultTable is the table of the embedded data files, laid out by
+// 'go generate' in table_gen.go: the entries, both indexes and the family
+// list are static data that the linker places, so a hipgen process pays
+// nothing for them at start (building the indexes took a sizeable part of
+// translating a small file). The package tests fail when table_gen.go and
+// the data files disagree.
+var defaultTable = &Table{
+	entries:     generatedEntries,
+	identifiers: generatedIdentifiers,
+	headers:     generatedHeaders,
+	families:    generatedFamilyList,
+	version:     generatedVersion,
+}
+
+func generatedFamilyList() []string { return generatedFamilies }
 
 // Default returns the table of the embedded data files. It is built from
 // table_gen.go, the data files compiled into Go by 'go generate' (parsing
-// them at every start would cost more than translating a project); the
-// package tests fail when table_gen.go and the data files disagree.
-func Default() *Table {
-	defaultOnce.Do(func() {
-		defaultTable = newTable(generatedEntries[:], generatedVersion)
-	})
-	return defaultTable
-}
+// them at every start would cost more than translating a project).
+func Default() *Table { return defaultTable }
 
 //go:generate go test -run ^TestGeneratedTable$ -update-generated .
 
@@ -218,8 +223,9 @@ func (t *Table) Header(path string, rocm Version) (Entry, bool) {
 // slot is its hash masked to the index's size (a power of two at least
 // twice the number of names, so probes stay short), or the first empty
 // slot after it; a slot holds 1 + the position of the name's first entry,
-// 0 when empty. Built in one pass over the sorted entries, it costs a
-// fraction of a map's construction, which every hipgen run pays at start.
+// 0 when empty. It is plain data, so the default table's indexes are
+// computed by 'go generate' (table_gen.go) rather than at every start; a
+// table from Load builds its own in one pass over the sorted entries.
 type nameIndex []uint32
 
 func indexHash[T string | []byte](s T) uint32 {
@@ -304,9 +310,8 @@ func pick(list []Entry, rocm Version) (Entry, bool) {
 // The slice is a copy.
 func (t *Table) Entries() []Entry { return append([]Entry(nil), t.entries...) }
 
-// DefaultEntries yields the entries of Default without building its
-// index, so that what is derived from them can be built meanwhile.
-func DefaultEntries() iter.Seq[Entry] { return slices.Values(generatedEntries[:]) }
+// DefaultEntries yields the entries of Default, like Default().All().
+func DefaultEntries() iter.Seq[Entry] { return slices.Values(generatedEntries) }
 
 // All yields the entries in the order of Entries, without copying the
 // table (it is large, and read at the start of every translation run).
@@ -340,21 +345,29 @@ func hashData() string {
 // (sortRecords does that).
 func newTable(entries []Entry, version string) *Table {
 	t := &Table{entries: entries, version: version}
+	t.identifiers, t.headers = buildIndexes(entries)
+	t.families = sync.OnceValue(func() []string { return familiesOf(entries) })
+	return t
+}
+
+// buildIndexes indexes the identifiers and the headers of entries, sorted
+// as for newTable.
+func buildIndexes(entries []Entry) (identifiers, headers nameIndex) {
 	// Entries are sorted by kind: identifiers first, then headers.
 	split := sort.Search(len(entries), func(i int) bool { return entries[i].Kind != Identifier })
-	t.identifiers = buildIndex(entries, 0, split)
-	t.headers = buildIndex(entries, split, len(entries))
-	t.families = sync.OnceValue(func() []string {
-		fams := map[string]bool{}
-		for _, e := range entries {
-			fams[e.Family] = true
-		}
-		var out []string
-		for f := range fams {
-			out = append(out, f)
-		}
-		sort.Strings(out)
-		return out
-	})
-	return t
+	return buildIndex(entries, 0, split), buildIndex(entries, split, len(entries))
+}
+
+// familiesOf returns the families of entries, sorted.
+func familiesOf(entries []Entry) []string {
+	fams := map[string]bool{}
+	for _, e := range entries {
+		fams[e.Family] = true
+	}
+	var out []string
+	for f := range fams {
+		out = append(out, f)
+	}
+	sort.Strings(out)
+	return out
 }
