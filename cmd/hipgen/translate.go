@@ -9,8 +9,10 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/hipgen/hipgen/builder"
 	"github.com/hipgen/hipgen/diag"
@@ -161,6 +163,22 @@ func runTranslate(e *env, o *translateFlags, args []string) int {
 		defer close(verDone)
 		ver, verErr = rocmVersion(e, o.rocm)
 	}()
+	if tt != nil {
+		// The sources are translated as they are found.
+		feed := func(found func(string)) error {
+			for _, f := range files {
+				found(f)
+			}
+			return nil
+		}
+		if len(args) > 0 {
+			feed = func(found func(string)) error { return listArgs(fs, args, outAbs, found) }
+		}
+		return translateTree(e, o, tt, feed, includeDirs, opts, func() (sources.Version, error) {
+			<-verDone
+			return ver, verErr
+		})
+	}
 	var err error
 	if len(args) > 0 {
 		files, err = expandArgs(fs, args, outAbs)
@@ -182,10 +200,7 @@ func runTranslate(e *env, o *translateFlags, args []string) int {
 		}
 		return translateToStdout(e, o, root, files[0], includeDirs, opts)
 	}
-	if tt == nil {
-		return e.errorf(exitUsage, "translate: no output directory: pass -o DIR or run in a project with %s", manifest.FileName)
-	}
-	return translateTree(e, o, tt, files, includeDirs, opts)
+	return e.errorf(exitUsage, "translate: no output directory: pass -o DIR or run in a project with %s", manifest.FileName)
 }
 
 func fileExists(p string) bool {
@@ -279,24 +294,41 @@ func projectRel(root, p string) (string, error) {
 var cudaExts = map[string]bool{".cu": true, ".cuh": true}
 
 // expandArgs turns file and directory arguments into sorted slash paths
-// relative to the root of fs. Directories contribute their .cu and .cuh
-// files, skipping hidden directories and the output tree outAbs; fs
-// learns that the directories walked are inside the root.
+// relative to the root of fs, as listArgs finds them.
 func expandArgs(fs *projectFS, args []string, outAbs string) ([]string, error) {
-	root := fs.root
+	var mu sync.Mutex
 	seen := map[string]bool{}
 	var out []string
-	add := func(abs string) error {
-		rel, err := filepath.Rel(root, abs)
-		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-			return fmt.Errorf("%s: outside the project root %s", abs, root)
-		}
-		rel = filepath.ToSlash(rel)
+	err := listArgs(fs, args, outAbs, func(rel string) {
+		mu.Lock()
+		defer mu.Unlock()
 		if !seen[rel] {
 			seen[rel] = true
 			out = append(out, rel)
 		}
-		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+// listArgs calls found with the slash path relative to the root of fs of
+// each file argument and of each .cu and .cuh file below a directory
+// argument (skipping hidden directories and the output tree outAbs), as
+// soon as it is found, from any goroutine and maybe more than once for a
+// path; fs learns that the directories walked are inside the root, and the
+// sizes of the files. A file outside the root is an error; after an error,
+// found may have been called for some files.
+func listArgs(fs *projectFS, args []string, outAbs string, found func(rel string)) error {
+	root := fs.root
+	relOf := func(abs string) (string, error) {
+		rel, err := filepath.Rel(root, abs)
+		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			return "", fmt.Errorf("%s: outside the project root %s", abs, root)
+		}
+		return filepath.ToSlash(rel), nil
 	}
 	for _, a := range args {
 		abs := a
@@ -305,12 +337,14 @@ func expandArgs(fs *projectFS, args []string, outAbs string) ([]string, error) {
 		}
 		st, err := os.Stat(abs)
 		if err != nil {
-			return nil, fmt.Errorf("%s: no such file or directory", a)
+			return fmt.Errorf("%s: no such file or directory", a)
 		}
 		if !st.IsDir() {
-			if err := add(abs); err != nil {
-				return nil, err
+			rel, err := relOf(abs)
+			if err != nil {
+				return err
 			}
+			found(rel)
 			continue
 		}
 		// Below a directory that is inside the root, the walk meets
@@ -319,37 +353,105 @@ func expandArgs(fs *projectFS, args []string, outAbs string) ([]string, error) {
 		if rel, err := filepath.Rel(root, abs); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 			inside = fs.inside.Inside(rel)
 		}
-		err = filepath.WalkDir(abs, func(p string, d os.DirEntry, err error) error {
-			if err != nil {
-				return err
+		if err := walkSources(fs, abs, outAbs, inside, func(p string) error {
+			rel, err := relOf(p)
+			if err == nil {
+				found(rel)
 			}
+			return err
+		}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// walkSources calls found with the path of each .cu and .cuh file below
+// the directory abs that filepath.WalkDir would find (symbolic links to
+// directories not followed, hidden directories and the output tree outAbs
+// skipped, a link to a file kept only when it stays inside the root), in
+// no particular order and from several goroutines: directories are read in
+// parallel, and each file is looked up in fs first, so that its size is
+// known when its work is scheduled. When inside, the directories walked
+// are marked inside the root. Of several errors (of reading a directory,
+// or returned by found), the one of the first path in sorted order is
+// returned, as a sequential walk would.
+func walkSources(fs *projectFS, abs, outAbs string, inside bool, found func(string) error) error {
+	var (
+		mu   sync.Mutex
+		errs []walkError
+		wg   sync.WaitGroup
+		// Directories open at once are bounded; goroutines waiting
+		// for a turn hold no file descriptor.
+		turn = make(chan struct{}, 4*runtime.GOMAXPROCS(0))
+	)
+	var walk func(dir string)
+	walk = func(dir string) {
+		defer wg.Done()
+		turn <- struct{}{}
+		entries, err := readDirEntries(dir)
+		if err != nil {
+			mu.Lock()
+			errs = append(errs, walkError{dir, err})
+			mu.Unlock()
+		}
+		for _, d := range entries {
+			p := filepath.Join(dir, d.Name())
 			if d.IsDir() {
-				if p != abs && (strings.HasPrefix(d.Name(), ".") || p == outAbs) {
-					return filepath.SkipDir
+				if strings.HasPrefix(d.Name(), ".") || p == outAbs {
+					continue
 				}
-				if inside && p != abs {
-					rel, _ := filepath.Rel(root, p)
+				if inside {
+					rel, _ := filepath.Rel(fs.root, p)
 					fs.inside.MarkInside(rel)
 				}
-				return nil
+				wg.Add(1)
+				go walk(p)
+				continue
 			}
 			if !cudaExts[filepath.Ext(p)] {
-				return nil
+				continue
 			}
 			if d.Type()&os.ModeSymlink != 0 {
 				// A link out of the project is not the project's file.
-				if _, ok, err := rootpath.Within(root, p); err != nil || !ok {
-					return nil
+				if _, ok, err := rootpath.Within(fs.root, p); err != nil || !ok {
+					continue
 				}
 			}
-			return add(p)
-		})
-		if err != nil {
-			return nil, err
+			if rel, err := filepath.Rel(fs.root, p); err == nil && inside {
+				fs.lookup(filepath.ToSlash(rel))
+			}
+			if err := found(p); err != nil {
+				mu.Lock()
+				errs = append(errs, walkError{p, err})
+				mu.Unlock()
+			}
 		}
+		<-turn
 	}
-	sort.Strings(out)
-	return out, nil
+	wg.Add(1)
+	walk(abs)
+	wg.Wait()
+	if len(errs) > 0 {
+		return slices.MinFunc(errs, func(a, b walkError) int { return strings.Compare(a.path, b.path) }).err
+	}
+	return nil
+}
+
+type walkError struct {
+	path string
+	err  error
+}
+
+// readDirEntries reads the entries of dir, unsorted; the entries read
+// before an error come back with it.
+func readDirEntries(dir string) ([]os.DirEntry, error) {
+	f, err := os.Open(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return f.ReadDir(-1)
 }
 
 // rootReader reads slash paths relative to root, refusing symbolic links

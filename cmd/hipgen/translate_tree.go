@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"cmp"
+	"container/heap"
 	"errors"
 	"fmt"
 	"os"
@@ -51,54 +52,90 @@ type treeTranslation struct {
 	fs       *projectFS
 	tree     *builder.Tree
 	warmOnce sync.Once
+	// listed is closed when every file asked for has been added, with
+	// listErr set if listing them failed: then nothing is written.
+	listed  chan struct{}
+	listErr error
 
-	mu   sync.Mutex
-	jobs map[string]*translateJob
-	wg   sync.WaitGroup
-	work chan string
+	// The work: jobs by path, and those not started yet in queue, the
+	// biggest first so that none of them starts last and keeps the
+	// others waiting. pending counts jobs added and not done; with fed,
+	// no more will come from the listing once they are done (a job may
+	// add the headers it includes).
+	mu      sync.Mutex
+	more    sync.Cond // signalled when queue grows or the work is over
+	jobs    map[string]*translateJob
+	queue   jobQueue
+	pending int
+	fed     bool
+	workers sync.WaitGroup
 }
 
-// run translates files and returns every job, sorted by path.
-func (t *treeTranslation) run(files []string, n int) []*translateJob {
+// jobQueue is a max-heap of jobs by size, then path.
+type jobQueue []*translateJob
+
+func (q jobQueue) Len() int { return len(q) }
+func (q jobQueue) Less(a, b int) bool {
+	return q[a].size > q[b].size || q[a].size == q[b].size && q[a].rel < q[b].rel
+}
+func (q jobQueue) Swap(a, b int) { q[a], q[b] = q[b], q[a] }
+func (q *jobQueue) Push(x any)   { *q = append(*q, x.(*translateJob)) }
+func (q *jobQueue) Pop() any {
+	old := *q
+	j := old[len(old)-1]
+	*q = old[:len(old)-1]
+	return j
+}
+
+// start starts n workers; files may be added before and after.
+func (t *treeTranslation) start(n int) {
 	if n < 1 {
 		n = 1
 	}
-	t.jobs = map[string]*translateJob{}
-	t.work = make(chan string, len(files))
-	// The biggest files first, so that none of them starts last and
-	// keeps the others waiting.
-	files = slices.Clone(files)
-	size := make(map[string]int64, len(files))
-	for _, f := range files {
-		size[f] = t.sizeOf(f)
-	}
-	sort.SliceStable(files, func(a, b int) bool { return size[files[a]] > size[files[b]] })
 	if !t.check {
 		t.tree = builder.NewTree(t.outAbs)
 	}
-	for _, f := range files {
-		t.add(f, size[f])
-	}
-	go func() {
-		t.wg.Wait()
-		close(t.work)
-	}()
-	var workers sync.WaitGroup
 	for w := 0; w < n; w++ {
-		workers.Add(1)
+		t.workers.Add(1)
 		go func() {
-			defer workers.Done()
+			defer t.workers.Done()
 			var buf []byte // each source is read into the last one's storage
-			for rel := range t.work {
+			for {
 				t.mu.Lock()
-				j := t.jobs[rel]
+				for len(t.queue) == 0 && !(t.fed && t.pending == 0) {
+					t.more.Wait()
+				}
+				if len(t.queue) == 0 {
+					t.mu.Unlock()
+					return
+				}
+				j := heap.Pop(&t.queue).(*translateJob)
 				t.mu.Unlock()
 				buf = t.translate(j, buf)
-				t.wg.Done()
+				t.mu.Lock()
+				t.pending--
+				if t.pending == 0 && t.fed {
+					t.more.Broadcast()
+				}
+				t.mu.Unlock()
 			}
 		}()
 	}
-	workers.Wait()
+}
+
+// feedDone says that the listing has added every file, or failed with err.
+func (t *treeTranslation) feedDone(err error) {
+	t.listErr = err
+	close(t.listed)
+	t.mu.Lock()
+	t.fed = true
+	t.more.Broadcast()
+	t.mu.Unlock()
+}
+
+// wait waits for the work to be over and returns every job, sorted by path.
+func (t *treeTranslation) wait() []*translateJob {
+	t.workers.Wait()
 	out := make([]*translateJob, 0, len(t.jobs))
 	for _, j := range t.jobs {
 		out = append(out, j)
@@ -107,31 +144,35 @@ func (t *treeTranslation) run(files []string, n int) []*translateJob {
 	return out
 }
 
-// add queues rel unless it already is. The job is registered before the
-// caller's own job is done, so the queue cannot drain early.
+// add queues rel unless it already is; size is its size when known, -1
+// when not. The job is counted before the caller's own job is done, so
+// the work cannot end early.
 func (t *treeTranslation) add(rel string, size int64) {
 	t.mu.Lock()
-	if _, ok := t.jobs[rel]; ok {
-		t.mu.Unlock()
+	_, ok := t.jobs[rel]
+	t.mu.Unlock()
+	if ok {
 		return
 	}
-	t.jobs[rel] = &translateJob{rel: rel, size: size}
-	t.mu.Unlock()
-	t.wg.Add(1)
-	select {
-	case t.work <- rel:
-	default:
-		go func() { t.work <- rel }()
+	if size < 0 {
+		size = t.sizeOf(rel)
 	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if _, ok := t.jobs[rel]; ok {
+		return
+	}
+	j := &translateJob{rel: rel, size: size}
+	t.jobs[rel] = j
+	heap.Push(&t.queue, j)
+	t.pending++
+	t.more.Signal()
 }
 
 // translate does the job j, reading its source into buf's storage, and
 // returns that storage for the next job: nothing kept from a job refers
 // to its source (the translator copies what it keeps).
 func (t *treeTranslation) translate(j *translateJob, buf []byte) []byte {
-	if j.size < 0 {
-		j.size = t.sizeOf(j.rel) // an included file, looked up already
-	}
 	src, err := t.fs.read(j.rel, j.size, buf)
 	if err != nil {
 		j.err = err
@@ -171,6 +212,10 @@ func (t *treeTranslation) translate(j *translateJob, buf []byte) []byte {
 	if t.check {
 		old, err := os.ReadFile(filepath.Join(t.outAbs, filepath.FromSlash(outRel)))
 		j.stale = err != nil || !bytes.Equal(old, out)
+		return src
+	}
+	// Nothing is written unless every file asked for was found.
+	if <-t.listed; t.listErr != nil {
 		return src
 	}
 	j.written, j.state.OutStat, j.err = t.tree.WriteStamp(outRel, out)
@@ -308,7 +353,9 @@ func (p *projectFS) exists(rel string) bool {
 // it starts reading the state there and, when there is none, building the
 // translator's tables, while the caller lists the files.
 func newTreeTranslation(fs *projectFS, outAbs string, o *translateFlags) *treeTranslation {
-	t := &treeTranslation{root: fs.root, outAbs: outAbs, fs: fs, closure: !o.only, check: o.check, ready: make(chan struct{})}
+	t := &treeTranslation{root: fs.root, outAbs: outAbs, fs: fs, closure: !o.only, check: o.check, ready: make(chan struct{}),
+		listed: make(chan struct{}), jobs: map[string]*translateJob{}}
+	t.more.L = &t.mu
 	go func() {
 		t.state = loadTranslateState(outAbs)
 		close(t.ready)
@@ -319,12 +366,32 @@ func newTreeTranslation(fs *projectFS, outAbs string, o *translateFlags) *treeTr
 	return t
 }
 
-// translateTree translates files (with the headers they reach unless
-// --only) as tt prepared, reports diagnostics and saves the state.
-func translateTree(e *env, o *translateFlags, tt *treeTranslation, files, includeDirs []string, opts sources.Options) int {
-	tt.includeDirs, tt.opts = includeDirs, opts
+// translateTree translates the files that feed lists (with the headers
+// they reach unless --only) as tt prepared, as they are listed, reports
+// diagnostics and saves the state. The translation starts when version
+// has told the ROCm version to translate for.
+func translateTree(e *env, o *translateFlags, tt *treeTranslation, feed func(found func(string)) error, includeDirs []string, opts sources.Options, version func() (sources.Version, error)) int {
+	tt.includeDirs = includeDirs
 	root, outAbs := tt.root, tt.outAbs
-	jobs := tt.run(files, o.jobs)
+	listed := make(chan error, 1)
+	go func() { listed <- feed(func(rel string) { tt.add(rel, -1) }) }()
+	ver, verErr := version()
+	if verErr != nil {
+		tt.feedDone(<-listed)
+		return e.errorf(exitUsage, "translate: %v", verErr)
+	}
+	opts.ROCmVersion = ver
+	tt.opts = opts
+	tt.start(o.jobs)
+	listErr := <-listed
+	tt.feedDone(listErr)
+	jobs := tt.wait()
+	if listErr != nil {
+		return e.errorf(exitUsage, "translate: %v", listErr)
+	}
+	if len(jobs) == 0 {
+		return e.errorf(exitUsage, "translate: no files to translate")
+	}
 	<-tt.ready
 	state := tt.state
 
