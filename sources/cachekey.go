@@ -1,10 +1,10 @@
 package sources
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
+	"bytes"
 	"fmt"
 
+	"github.com/hipgen/hipgen/internal/contenthash"
 	"github.com/hipgen/hipgen/sources/hipmap"
 )
 
@@ -14,9 +14,9 @@ const TranslatorVersion = "2"
 
 // CacheKey identifies a translation: the input bytes, every option that
 // changes the output and the mapping table's version. Equal keys give
-// equal outputs and diagnostics.
+// equal outputs and diagnostics. It tells a file's new content from its
+// last (see internal/contenthash), which needs no cryptographic hash.
 func CacheKey(name string, src []byte, opts Options) string {
-	h := sha256.New()
 	tv := hipmap.TableVersion
 	if opts.Table != nil {
 		tv = opts.Table.Version()
@@ -25,11 +25,12 @@ func CacheKey(name string, src []byte, opts Options) string {
 	if v.IsZero() {
 		v = hipmap.DefaultROCm
 	}
-	fmt.Fprintf(h, "hipgen-translate %s\x00%s\x00%s\x00%s\x00%s\x00%s\x00%s\x00%d\x00",
+	var h bytes.Buffer
+	fmt.Fprintf(&h, "hipgen-translate %s\x00%s\x00%s\x00%s\x00%s\x00%s\x00%s\x00%d\x00",
 		TranslatorVersion, tv, name, opts.SourcePath, v, opts.Launch, opts.Wave, len(src))
 	for _, l := range opts.LocalIncludes {
-		fmt.Fprintf(h, "%s\x00", l)
+		fmt.Fprintf(&h, "%s\x00", l)
 	}
-	h.Write(src)
-	return hex.EncodeToString(h.Sum(nil))[:32]
+	head := contenthash.Sum64(h.Bytes(), 0)
+	return fmt.Sprintf("%016x%016x", head, contenthash.Sum64(src, head))
 }

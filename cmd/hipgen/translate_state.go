@@ -2,18 +2,18 @@ package main
 
 import (
 	"bytes"
-	"crypto/sha256"
 	"encoding/binary"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"syscall"
 
 	"github.com/hipgen/hipgen/builder"
 	"github.com/hipgen/hipgen/diag"
+	"github.com/hipgen/hipgen/internal/contenthash"
 	"github.com/hipgen/hipgen/internal/sysfile"
 	"github.com/hipgen/hipgen/sources"
 )
@@ -325,7 +325,8 @@ func outputMatches(outAbs, rel string, want fileState) bool {
 	return err == nil && hashBytes(data) == want.OutHash
 }
 
+// hashBytes hashes an output, to tell whether the file on disk still
+// holds what hipgen wrote (see internal/contenthash).
 func hashBytes(b []byte) string {
-	h := sha256.Sum256(b)
-	return hex.EncodeToString(h[:16])
+	return strconv.FormatUint(contenthash.Sum64(b, 0), 16)
 }
