@@ -2,6 +2,7 @@ package sources
 
 import (
 	"iter"
+	"runtime"
 	"strings"
 	"sync"
 
@@ -122,15 +123,22 @@ var (
 	codePool = sync.Pool{New: func() any { return new(lex.Code) }}
 )
 
-// scan lexes src into buffers from the pool; putCode gives them back.
+// scan lexes src into buffers from the pool; putCode gives them back. A
+// long file is lexed in parallel chunks of at least parallelChunk bytes
+// (the largest files of a project would otherwise be the last ones done).
 func scan(src []byte) lex.Code {
 	p := codePool.Get().(*lex.Code)
 	buf := *p
 	if n := len(src)/4 + 16; cap(buf.Tokens) < n {
 		buf.Tokens = make([]lex.Token, n)
 	}
+	if parts := min(runtime.GOMAXPROCS(0), len(src)/parallelChunk, 8); parts > 1 {
+		return lex.ScanParallel(src, buf, parts)
+	}
 	return lex.Scan(src, buf)
 }
+
+const parallelChunk = 32 << 10
 
 func putCode(c lex.Code) {
 	codePool.Put(&c)

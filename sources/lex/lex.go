@@ -8,6 +8,11 @@
 // at the end of the line or file.
 package lex
 
+import (
+	"bytes"
+	"sync"
+)
+
 // Kind classifies a token.
 type Kind uint8
 
@@ -40,7 +45,7 @@ type Token struct {
 // Tokenize splits src into tokens, appending to buf (which may be nil) to
 // save allocations across calls.
 func Tokenize(src []byte, buf []Token) []Token {
-	l := lexer{src: src, toks: buf[:cap(buf)], lineStart: true}
+	l := lexer{src: src, toks: buf[:cap(buf)], lineStart: true, limit: len(src)}
 	l.run()
 	return l.toks[:l.n]
 }
@@ -169,10 +174,92 @@ func (m *matcher) done() Brackets { return m.Brackets }
 // Scan splits src into Code, appending to the slices of buf (whose
 // contents are discarded) to save allocations across calls.
 func Scan(src []byte, buf Code) Code {
-	l := lexer{src: src, toks: buf.Tokens[:cap(buf.Tokens)], comments: buf.Comments[:0], includes: buf.Includes[:0], lineStart: true, split: true}
+	l := lexer{src: src, toks: buf.Tokens[:cap(buf.Tokens)], comments: buf.Comments[:0], includes: buf.Includes[:0], lineStart: true, split: true, match: true, limit: len(src)}
 	l.m.reset(buf.Brackets, len(l.toks))
 	l.run()
 	return Code{Tokens: l.toks[:l.n], Comments: l.comments, Includes: l.includes, Brackets: l.m.done()}
+}
+
+// ScanParallel is Scan on up to parts goroutines, for a long src: the
+// text is cut at line starts into chunks of about equal size, which are
+// lexed at once, each as if a line started there, and joined; where a
+// token turns out to run across a cut (a block comment or raw string over
+// several lines), the chunk before it is lexed on over the next one
+// instead. The brackets are then paired in one pass. The result is Scan's.
+func ScanParallel(src []byte, buf Code, parts int) Code {
+	cuts := []int{0}
+	for p := 1; p < parts; p++ {
+		at := max(p*len(src)/parts, cuts[len(cuts)-1])
+		for {
+			j := bytes.IndexByte(src[at:], '\n')
+			if j < 0 {
+				at = len(src)
+				break
+			}
+			at += j + 1
+			// A backslash before the newline continues the line.
+			if k := at - 2; k < 0 || src[k] != '\\' && !(src[k] == '\r' && k > 0 && src[k-1] == '\\') {
+				break
+			}
+		}
+		if at >= len(src) {
+			break
+		}
+		cuts = append(cuts, at)
+	}
+	if len(cuts) == 1 {
+		return Scan(src, buf)
+	}
+	cuts = append(cuts, len(src))
+	ls := make([]lexer, len(cuts)-1)
+	var wg sync.WaitGroup
+	for k := range ls {
+		l := &ls[k]
+		*l = lexer{src: src, lineStart: true, split: true, pos: cuts[k], limit: cuts[k+1]}
+		if k == 0 {
+			l.toks, l.comments, l.includes = buf.Tokens[:cap(buf.Tokens)], buf.Comments[:0], buf.Includes[:0]
+			continue
+		}
+		l.toks = make([]Token, (cuts[k+1]-cuts[k])/3+64)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			l.run()
+		}()
+	}
+	ls[0].run()
+	wg.Wait()
+	// Join: a chunk counts when the one before it stopped right at its
+	// cut, on a line start, as it assumed; otherwise that one is lexed
+	// on over it.
+	last := &ls[0]
+	for k := 1; k < len(ls); k++ {
+		if last.pos == cuts[k] {
+			last.appendChunk(&ls[k])
+			continue
+		}
+		last.limit = cuts[k+1]
+		last.run()
+	}
+	c := Code{Tokens: last.toks[:last.n], Comments: last.comments, Includes: last.includes}
+	c.Brackets = Match(src, c.Tokens, buf.Brackets)
+	return c
+}
+
+// appendChunk appends the tokens that o lexed after l's.
+func (l *lexer) appendChunk(o *lexer) {
+	base := int32(l.n)
+	for l.n+o.n > len(l.toks) {
+		l.grow()
+	}
+	copy(l.toks[l.n:], o.toks[:o.n])
+	l.n += o.n
+	l.comments = append(l.comments, o.comments...)
+	for _, i := range o.includes {
+		l.includes = append(l.includes, base+i)
+	}
+	l.pos, l.limit = o.pos, o.limit
+	l.lineStart, l.inDir, l.wantHeader, l.dirWords = o.lineStart, o.inDir, o.wantHeader, o.dirWords
 }
 
 type lexer struct {
@@ -192,7 +279,12 @@ type lexer struct {
 	// split sends comments to comments and leaves out newlines (Scan).
 	split    bool
 	comments []Token
-	m        matcher // pairs brackets as they are emitted (Scan)
+	// match pairs brackets with m as they are emitted (Scan).
+	match bool
+	m     matcher
+	// pos is where lexing starts, and resumes; run stops at the first
+	// token boundary at or after limit.
+	pos, limit int
 }
 
 // emit appends a code token (not space, newline or comment). The main
@@ -217,7 +309,7 @@ func (l *lexer) grow() {
 		more = guess - len(l.toks) + 64
 	}
 	l.toks = append(l.toks, make([]Token, more)...)
-	if l.split {
+	if l.match {
 		l.m.grow(len(l.toks))
 	}
 }
@@ -292,8 +384,8 @@ func init() {
 func (l *lexer) run() {
 	src := l.src
 	n := len(src)
-	i := 0
-	for i < n {
+	i := l.pos
+	for i < l.limit {
 		if l.n >= len(l.toks) {
 			l.grow()
 		}
@@ -383,7 +475,7 @@ func (l *lexer) run() {
 		case i > start+1:
 			l.emit(Punct, start, i)
 		case isPunctByte(c):
-			if l.split {
+			if l.match {
 				l.m.see(c, int32(l.n))
 			}
 			l.emit(Punct, start, i)
@@ -392,6 +484,7 @@ func (l *lexer) run() {
 		}
 		l.wantHeader = false
 	}
+	l.pos = i
 }
 
 // continuation returns the length of a backslash-newline at i (2 or 3 with

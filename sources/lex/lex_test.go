@@ -319,3 +319,50 @@ func FuzzBrackets(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, src string) { checkBrackets(t, src) })
 }
+
+// checkScanParallel checks ScanParallel against Scan with several numbers
+// of parts.
+func checkScanParallel(t *testing.T, src string) {
+	t.Helper()
+	want := Scan([]byte(src), Code{})
+	for parts := 2; parts <= 5; parts++ {
+		got := ScanParallel([]byte(src), Code{}, parts)
+		if !slices.Equal(got.Tokens, want.Tokens) || !slices.Equal(got.Comments, want.Comments) || !slices.Equal(got.Includes, want.Includes) {
+			t.Fatalf("%q in %d parts: tokens, comments or includes differ from Scan", src, parts)
+		}
+		for j, tk := range want.Tokens {
+			if tk.Kind == Punct && tk.End-tk.Start == 1 && strings.IndexByte("([{", src[tk.Start]) >= 0 && got.Close[j] != want.Close[j] {
+				t.Fatalf("%q in %d parts: token %d closes at %d, Scan says %d", src, parts, j, got.Close[j], want.Close[j])
+			}
+		}
+		if !slices.Equal(got.Braces, want.Braces) || !slices.Equal(got.BraceUp, want.BraceUp) || !slices.Equal(got.BraceAfter, want.BraceAfter) {
+			t.Fatalf("%q in %d parts: braces differ from Scan", src, parts)
+		}
+	}
+}
+
+func TestScanParallel(t *testing.T) {
+	for _, src := range []string{
+		"",
+		"int a;\n",
+		"#include <a.h>\n#include \"b.h\"\nint f()\n{\n  return (1);\n}\n/* a\nlong\ncomment\n*/ int b;\n#define X \\\n  1\nint c = X;\n",
+		"a /* spans\nmany\nlines\nand\ncuts */ b\nc\nd\ne\nf\n",
+		"auto s = R\"x(\nraw\nstring\n)x\";\nint g;\nint h;\n",
+		"// comment \\\ncontinued\nint i;\n\"unterminated\nint j;\r\n#pragma once\r\nint k; \\\r\nint l;\n",
+	} {
+		checkScanParallel(t, src)
+	}
+	// A big input with every construct, cut in many places.
+	var b strings.Builder
+	for i := 0; i < 200; i++ {
+		b.WriteString("#include <x.h>\n__global__ void k(int* p)\n{ /* c\n */ p[0] = R\"(\n)\"[0]; // x \\\n y\n}\n#define M(a) \\\n (a)\n")
+	}
+	checkScanParallel(t, b.String())
+}
+
+func FuzzScanParallel(f *testing.F) {
+	for _, s := range []string{"a\nb\n/*\n*/\nc\n", "R\"(\n\n)\"\n\n", "x\\\n\\\ny\nz\n", "#include <a\n>\n"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, src string) { checkScanParallel(t, src) })
+}
