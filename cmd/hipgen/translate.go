@@ -22,10 +22,11 @@ import (
 )
 
 var translateCommand = &command{
-	name:    "translate",
-	summary: "translate CUDA sources into the HIP tree",
-	usage:   "translate [flags] [files or dirs...]",
-	long:    translateLong + checksHelp(),
+	name:     "translate",
+	summary:  "translate CUDA sources into the HIP tree",
+	usage:    "translate [flags] [files or dirs...]",
+	long:     translateLong,
+	moreLong: checksHelp,
 	flags: func(fs *flag.FlagSet) func(e *env, args []string) int {
 		var o translateFlags
 		fs.StringVar(&o.out, "o", "", "output `dir` when no manifest names one")
