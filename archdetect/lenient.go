@@ -143,9 +143,9 @@ func parseCUDAToken(t string) (archs, notes []string, err error) {
 		return names, notes, nil
 	}
 	var num, variant string
-	if m := cudaDotRe().FindStringSubmatch(s); m != nil {
+	if m := cudaDotRe.Get().FindStringSubmatch(s); m != nil {
 		num, variant = m[1]+m[2], m[3]
-	} else if m := cudaNumRe().FindStringSubmatch(s); m != nil {
+	} else if m := cudaNumRe.Get().FindStringSubmatch(s); m != nil {
 		num, variant = m[1], m[2]
 	} else {
 		return nil, nil, fmt.Errorf("%w %q: %s", ErrUnknownArch, t, suggestCUDA(t))

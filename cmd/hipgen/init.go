@@ -92,7 +92,7 @@ func runInit(e *env, force bool, name string) int {
 		if err != nil {
 			return e.errorf(exitUsage, "init: %v", err)
 		}
-		if mainRe().Match(data) {
+		if mainRe.Get().Match(data) {
 			mains = append(mains, f)
 		} else {
 			lib = append(lib, f)

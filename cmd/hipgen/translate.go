@@ -220,7 +220,7 @@ func rocmVersion(e *env, flagValue string) (sources.Version, error) {
 	if err != nil {
 		return hipmap.DefaultROCm, nil
 	}
-	m := versionRe().FindSubmatch(bytes.TrimSpace(out))
+	m := versionRe.Get().FindSubmatch(bytes.TrimSpace(out))
 	if m == nil {
 		return hipmap.DefaultROCm, nil
 	}
@@ -241,7 +241,7 @@ func hipVersionHeader(hipconfig string) (sources.Version, bool) {
 		return sources.Version{}, false
 	}
 	var major, minor string
-	for _, m := range hipVersionDefineRe().FindAllSubmatch(data, -1) {
+	for _, m := range hipVersionDefineRe.Get().FindAllSubmatch(data, -1) {
 		if string(m[1]) == "MAJOR" {
 			major = string(m[2])
 		} else {

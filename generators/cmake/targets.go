@@ -244,10 +244,10 @@ var bareArg = lazyre.New(`^[A-Za-z0-9_./+:=,@%-]+$`)
 // cmakeArg quotes s as one CMake argument. ${CMAKE_CURRENT_LIST_DIR} in
 // the root path is the one reference meant to expand.
 func cmakeArg(s string) string {
-	if bareArg().MatchString(s) {
+	if bareArg.Get().MatchString(s) {
 		return s
 	}
-	if strings.HasPrefix(s, "${CMAKE_CURRENT_LIST_DIR}") && bareArg().MatchString(strings.TrimPrefix(s, "${CMAKE_CURRENT_LIST_DIR}")) {
+	if strings.HasPrefix(s, "${CMAKE_CURRENT_LIST_DIR}") && bareArg.Get().MatchString(strings.TrimPrefix(s, "${CMAKE_CURRENT_LIST_DIR}")) {
 		return `"` + s + `"`
 	}
 	r := strings.NewReplacer(`\`, `\\`, `"`, `\"`, `$`, `\$`, `;`, `\;`, "\n", `\n`)
