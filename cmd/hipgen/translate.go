@@ -276,8 +276,9 @@ func projectRel(root, p string) (string, error) {
 	return filepath.ToSlash(rel), nil
 }
 
-// cudaExts are the files a directory argument contributes.
-var cudaExts = map[string]bool{".cu": true, ".cuh": true}
+// cudaExts reports the extensions of the files a directory argument
+// contributes.
+func cudaExts(ext string) bool { return ext == ".cu" || ext == ".cuh" }
 
 // expandArgs turns file and directory arguments into sorted slash paths
 // relative to the root of fs. Directories contribute their .cu and .cuh
@@ -334,7 +335,7 @@ func expandArgs(fs *projectFS, args []string, outAbs string) ([]string, error) {
 				}
 				return nil
 			}
-			if !cudaExts[filepath.Ext(p)] {
+			if !cudaExts(filepath.Ext(p)) {
 				return nil
 			}
 			if d.Type()&os.ModeSymlink != 0 {
