@@ -163,7 +163,7 @@ func readKFDNodes(h Host, dir string) (nodes []kfdNode, unknown []string, err er
 			return nil, nil, fmt.Errorf("reading %s: %v", p, errors.Unwrap(err))
 		}
 		n := kfdNode{id: id}
-		for _, m := range propRe().FindAllStringSubmatch(string(data), -1) {
+		for _, m := range propRe.Get().FindAllStringSubmatch(string(data), -1) {
 			v, _ := strconv.ParseUint(m[2], 10, 64)
 			if m[1] == "gfx_target_version" {
 				n.version = int(v)
@@ -304,7 +304,7 @@ var rocminfoNameRe = lazyre.New(`(?m)^\s*Name:\s+(gfx[0-9a-f]+)\s*$`)
 // parseRocminfo reads the agents' "Name: gfx90a" lines of rocminfo.
 func parseRocminfo(out string) []string {
 	var archs []string
-	for _, m := range rocminfoNameRe().FindAllStringSubmatch(out, -1) {
+	for _, m := range rocminfoNameRe.Get().FindAllStringSubmatch(out, -1) {
 		if a, err := CanonicalROCm(m[1]); err == nil && m[1] != "gfx000" {
 			archs = append(archs, a)
 		}
@@ -317,7 +317,7 @@ func parseComputeCaps(out string) []string {
 	var archs []string
 	for _, l := range strings.Split(out, "\n") {
 		l = strings.TrimSpace(l)
-		if m := cudaDotRe().FindStringSubmatch(l); m != nil && m[3] == "" {
+		if m := cudaDotRe.Get().FindStringSubmatch(l); m != nil && m[3] == "" {
 			if _, ok := byArch("sm_" + m[1] + m[2]); ok {
 				archs = append(archs, "sm_"+m[1]+m[2])
 			}

@@ -70,7 +70,7 @@ var ansiRe = lazyre.New(`\x1b\[[0-9;]*m`)
 // a Python traceback or a compiler failure is the one that says what went
 // wrong.
 func lastLine(s string) string {
-	lines := strings.Split(strings.TrimSpace(ansiRe().ReplaceAllString(s, "")), "\n")
+	lines := strings.Split(strings.TrimSpace(ansiRe.Get().ReplaceAllString(s, "")), "\n")
 	for i := len(lines) - 1; i >= 0; i-- {
 		if l := strings.TrimSpace(lines[i]); l != "" {
 			return l

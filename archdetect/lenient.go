@@ -108,17 +108,29 @@ var (
 	cudaDotRe = lazyre.New(`^([0-9]+)\.([0-9])([af]?)$`)
 )
 
-// torchNames are the names TORCH_CUDA_ARCH_LIST accepts (from
-// torch.utils.cpp_extension), limited to sm_60 and newer; Blackwell is
-// hipgen's own addition with the data-centre and desktop parts.
-var torchNames = map[string][]string{
-	"pascal":    {"sm_60", "sm_61"},
-	"volta":     {"sm_70"},
-	"turing":    {"sm_75"},
-	"ampere":    {"sm_80", "sm_86"},
-	"ada":       {"sm_89"},
-	"hopper":    {"sm_90"},
-	"blackwell": {"sm_100", "sm_120"},
+// torchNames maps the names TORCH_CUDA_ARCH_LIST accepts (from
+// torch.utils.cpp_extension), limited to sm_60 and newer, to archs;
+// Blackwell is hipgen's own addition with the data-centre and desktop
+// parts. It is a switch, not a map literal: a package's map literals are
+// built at every start of hipgen, whatever the command.
+func torchNames(s string) ([]string, bool) {
+	switch s {
+	case "pascal":
+		return []string{"sm_60", "sm_61"}, true
+	case "volta":
+		return []string{"sm_70"}, true
+	case "turing":
+		return []string{"sm_75"}, true
+	case "ampere":
+		return []string{"sm_80", "sm_86"}, true
+	case "ada":
+		return []string{"sm_89"}, true
+	case "hopper":
+		return []string{"sm_90"}, true
+	case "blackwell":
+		return []string{"sm_100", "sm_120"}, true
+	}
+	return nil, false
 }
 
 // parseCUDAToken reads one CUDA spelling: sm_90, sm_90a, sm90, 90, 90a,
@@ -139,13 +151,13 @@ func parseCUDAToken(t string) (archs, notes []string, err error) {
 	if s == "all" || s == "all-major" {
 		return nil, nil, fmt.Errorf("%w %q: list the architectures explicitly (e.g. 80;90)", ErrUnknownArch, t)
 	}
-	if names, ok := torchNames[s]; ok {
+	if names, ok := torchNames(s); ok {
 		return names, notes, nil
 	}
 	var num, variant string
-	if m := cudaDotRe().FindStringSubmatch(s); m != nil {
+	if m := cudaDotRe.Get().FindStringSubmatch(s); m != nil {
 		num, variant = m[1]+m[2], m[3]
-	} else if m := cudaNumRe().FindStringSubmatch(s); m != nil {
+	} else if m := cudaNumRe.Get().FindStringSubmatch(s); m != nil {
 		num, variant = m[1], m[2]
 	} else {
 		return nil, nil, fmt.Errorf("%w %q: %s", ErrUnknownArch, t, suggestCUDA(t))

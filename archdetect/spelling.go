@@ -35,7 +35,7 @@ func CanonicalROCm(s string) (string, error) {
 
 // canonicalROCm checks t and names s, what the user wrote, in errors.
 func canonicalROCm(s, t string) (string, error) {
-	m := amdTargetRe().FindStringSubmatch(t)
+	m := amdTargetRe.Get().FindStringSubmatch(t)
 	if m == nil {
 		return "", fmt.Errorf("%w %q: %s", ErrUnknownArch, s, suggestROCm(s))
 	}
@@ -75,7 +75,7 @@ func featureHint(in Info) string {
 // to write instead.
 func CanonicalCUDA(s string) (string, error) {
 	t := strings.TrimSpace(s)
-	if m := cudaStrict().FindStringSubmatch(t); m != nil {
+	if m := cudaStrict.Get().FindStringSubmatch(t); m != nil {
 		in, ok := byArch("sm_" + m[1])
 		if ok && (m[2] == "" || slices.Contains(in.Variants, m[2])) {
 			return t, nil
@@ -111,7 +111,7 @@ func suggestROCm(s string) string {
 		cands = append(cands, in.Arch)
 	}
 	base, _, _ := strings.Cut(strings.ToLower(s), ":")
-	if oldAMDRe().MatchString(base) {
+	if oldAMDRe.Get().MatchString(base) {
 		return "targets older than gfx900 (GCN5) are not supported"
 	}
 	if c := closestArch(base, cands); c != "" {
@@ -128,7 +128,7 @@ func suggestCUDA(s string) string {
 	for _, in := range Known(CUDA) {
 		cands = append(cands, in.Arch)
 	}
-	if m := oldCUDARe().FindStringSubmatch(strings.ToLower(s)); m != nil {
+	if m := oldCUDARe.Get().FindStringSubmatch(strings.ToLower(s)); m != nil {
 		return fmt.Sprintf("sm_%s is older than sm_60 (Pascal), the oldest architecture supported", m[1])
 	}
 	if c := closestArch(strings.ToLower(s), cands); c != "" {

@@ -4,10 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/hipgen/hipgen/internal/lazyre"
 )
@@ -102,7 +100,7 @@ func probeNVCC(h Host, tc Toolchain) (Toolchain, error) {
 	if err != nil {
 		return tc, fmt.Errorf("%s --version: %s", tc.Name, oneLine(err))
 	}
-	if m := nvccVersionRe().FindStringSubmatch(string(out)); m != nil {
+	if m := nvccVersionRe.Get().FindStringSubmatch(string(out)); m != nil {
 		tc.Version = m[1]
 	}
 	out, err = h.Run(tc.Path, "--list-gpu-code")
@@ -130,10 +128,10 @@ func probeHIP(h Host, tc Toolchain) (Toolchain, error) {
 	if err != nil {
 		return tc, fmt.Errorf("%s --version: %s", tc.Name, oneLine(err))
 	}
-	if m := hipVersionRe().FindStringSubmatch(string(out)); m != nil {
+	if m := hipVersionRe.Get().FindStringSubmatch(string(out)); m != nil {
 		tc.Version = m[1]
 	}
-	if m := clangVersionRe().FindStringSubmatch(string(out)); m != nil {
+	if m := clangVersionRe.Get().FindStringSubmatch(string(out)); m != nil {
 		if tc.Version == "" {
 			tc.Version = m[1]
 		} else {
@@ -177,13 +175,11 @@ func probeHIP(h Host, tc Toolchain) (Toolchain, error) {
 	return tc, nil
 }
 
-var rejectRe = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?:invalid target ID '|unsupported CUDA/HIP offload arch[^']*'|unsupported HIP gpu architecture: |cannot find ROCm device library for |unknown target CPU ')(gfx[0-9a-f]+)`)
-})
+var rejectRe = lazyre.New(`(?:invalid target ID '|unsupported CUDA/HIP offload arch[^']*'|unsupported HIP gpu architecture: |cannot find ROCm device library for |unknown target CPU ')(gfx[0-9a-f]+)`)
 
 func rejectedArchs(stderr string) []string {
 	var out []string
-	for _, m := range rejectRe().FindAllStringSubmatch(stderr, -1) {
+	for _, m := range rejectRe.Get().FindAllStringSubmatch(stderr, -1) {
 		out = append(out, m[1])
 	}
 	return out

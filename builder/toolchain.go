@@ -82,14 +82,25 @@ type compilerSpec struct {
 	install string // how to install it
 }
 
-var compilerSpecs = map[Platform]compilerSpec{
-	ROCm:   {"hipcc", "HIPGEN_HIPCC", "install ROCm's HIP compiler, e.g. 'apt-get install hipcc' on Debian/Ubuntu or the ROCm packages from repo.radeon.com"},
-	CUDA:   {"nvcc", "HIPGEN_NVCC", "install the CUDA toolkit, e.g. 'apt-get install nvidia-cuda-toolkit' on Debian/Ubuntu or NVIDIA's CUDA packages"},
-	HIPCPU: {"g++", "HIPGEN_CXX", "install a C++17 compiler and TBB, e.g. 'apt-get install g++ libtbb-dev'"},
+// compilerSpecs returns a platform's compiler. (A switch: a map literal
+// is built at every start.)
+func compilerSpecs(p Platform) (compilerSpec, bool) {
+	switch p {
+	case ROCm:
+		return compilerSpec{"hipcc", "HIPGEN_HIPCC", "install ROCm's HIP compiler, e.g. 'apt-get install hipcc' on Debian/Ubuntu or the ROCm packages from repo.radeon.com"}, true
+	case CUDA:
+		return compilerSpec{"nvcc", "HIPGEN_NVCC", "install the CUDA toolkit, e.g. 'apt-get install nvidia-cuda-toolkit' on Debian/Ubuntu or NVIDIA's CUDA packages"}, true
+	case HIPCPU:
+		return compilerSpec{"g++", "HIPGEN_CXX", "install a C++17 compiler and TBB, e.g. 'apt-get install g++ libtbb-dev'"}, true
+	}
+	return compilerSpec{}, false
 }
 
 // CompilerName returns the command a platform compiles with (hipcc, nvcc, g++).
-func CompilerName(p Platform) string { return compilerSpecs[p].name }
+func CompilerName(p Platform) string {
+	spec, _ := compilerSpecs(p)
+	return spec.name
+}
 
 // Host is the outside world a toolchain is found in.
 type Host struct {
@@ -104,7 +115,7 @@ type Host struct {
 // HIPGEN_HIPCC / HIPGEN_NVCC / HIPGEN_CXX overrides, or an error wrapping
 // ErrCompilerMissing that says how to install it.
 func FindCompiler(h Host, p Platform) (string, error) {
-	spec, ok := compilerSpecs[p]
+	spec, ok := compilerSpecs(p)
 	if !ok {
 		return "", fmt.Errorf("unknown platform %q", p)
 	}

@@ -57,7 +57,7 @@ func (c *checker) target(field string, v any, g *globber) *model.Target {
 	if n, present := m["name"]; !present {
 		c.errorf(field+".name", "missing required field")
 	} else if s, ok := c.str(field+".name", n); ok {
-		if !targetRe().MatchString(s) {
+		if !targetRe.Get().MatchString(s) {
 			c.errorf(field+".name", "%q is not a valid target name (letters, digits, '_' and '-', starting with a letter or '_')", s)
 		}
 		t.Name = s
@@ -93,7 +93,7 @@ func (c *checker) target(field string, v any, g *globber) *model.Target {
 		t.Includes = append(t.Includes, rel)
 	}
 	for i, d := range c.strings(field+".defines", m["defines"]) {
-		if !defineRe().MatchString(d) {
+		if !defineRe.Get().MatchString(d) {
 			c.errorf(fmt.Sprintf("%s.defines[%d]", field, i), "%q is not a macro definition (want NAME or NAME=value)", d)
 			continue
 		}

@@ -101,7 +101,7 @@ func (c *checker) project(v any) *model.Project {
 	if n, present := m["name"]; !present {
 		c.errorf("name", "missing required field (the project's name, e.g. name: 'vecadd')")
 	} else if s, ok := c.str("name", n); ok {
-		if !nameRe().MatchString(s) {
+		if !nameRe.Get().MatchString(s) {
 			c.errorf("name", "%q is not a valid project name (letters, digits, '_', '-', '.', '+'; starting with a letter or '_')", s)
 		}
 		p.Name = s

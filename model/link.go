@@ -4,22 +4,35 @@ import "strings"
 
 // rocmLibraries maps the CUDA libraries a target may name in link to
 // their ROCm counterparts; "" means the library has no place on ROCm
-// (the CUDA runtime and driver: hipcc links HIP's own runtime).
-var rocmLibraries = map[string]string{
-	"cudart":        "",
-	"cudart_static": "",
-	"cuda":          "",
-	"cublas":        "hipblas",
-	"cublasLt":      "hipblaslt",
-	"cufft":         "hipfft",
-	"cufftw":        "hipfft",
-	"curand":        "hiprand",
-	"cusparse":      "hipsparse",
-	"cusolver":      "hipsolver",
-	"nvrtc":         "hiprtc",
-	"nccl":          "rccl",
-	"cudnn":         "MIOpen",
-	"nvToolsExt":    "roctx64",
+// (the CUDA runtime and driver: hipcc links HIP's own runtime). It is a
+// switch, not a map literal: a package's map literals are built at every
+// start of hipgen, whatever the command.
+func rocmLibraries(name string) (string, bool) {
+	switch name {
+	case "cudart", "cudart_static", "cuda":
+		return "", true
+	case "cublas":
+		return "hipblas", true
+	case "cublasLt":
+		return "hipblaslt", true
+	case "cufft", "cufftw":
+		return "hipfft", true
+	case "curand":
+		return "hiprand", true
+	case "cusparse":
+		return "hipsparse", true
+	case "cusolver":
+		return "hipsolver", true
+	case "nvrtc":
+		return "hiprtc", true
+	case "nccl":
+		return "rccl", true
+	case "cudnn":
+		return "MIOpen", true
+	case "nvToolsExt":
+		return "roctx64", true
+	}
+	return "", false
 }
 
 // LinkFlags turns link items into linker arguments for the CUDA toolchain
@@ -49,7 +62,7 @@ func LinkNames(items []string, rocm bool) []string {
 				name, flag = rest, true
 			}
 			if isLibraryName(name) {
-				if r, ok := rocmLibraries[name]; ok {
+				if r, ok := rocmLibraries(name); ok {
 					if r == "" {
 						continue
 					}

@@ -314,7 +314,7 @@ var hipVersionRe = lazyre.New(`HIP version: (\d+)\.(\d+)`)
 func newTranslator(tcs []*builder.Toolchain) builder.Translator {
 	var v sources.Version
 	for _, tc := range tcs {
-		if m := hipVersionRe().FindStringSubmatch(tc.Version); m != nil {
+		if m := hipVersionRe.Get().FindStringSubmatch(tc.Version); m != nil {
 			v.Major, _ = strconv.Atoi(m[1])
 			v.Minor, _ = strconv.Atoi(m[2])
 		}

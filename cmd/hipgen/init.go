@@ -42,10 +42,16 @@ hipgen.jsonnet is left alone unless --force is given.
 
 var mainRe = lazyre.New(`(?m)^\s*(int|auto)\s+main\s*\(`)
 
-// skipDirs are never scanned: VCS data, build outputs, hipgen's own trees.
-var skipDirs = map[string]bool{
-	".git": true, ".hg": true, ".svn": true, "build": true, "node_modules": true,
-	"hip": true, "cmake-build-debug": true, "cmake-build-release": true, "__pycache__": true,
+// skipDirs reports the directories never scanned: VCS data, build
+// outputs, hipgen's own trees. (A switch: a map literal is built at every
+// start.)
+func skipDirs(name string) bool {
+	switch name {
+	case ".git", ".hg", ".svn", "build", "node_modules",
+		"hip", "cmake-build-debug", "cmake-build-release", "__pycache__":
+		return true
+	}
+	return false
 }
 
 func runInit(e *env, force bool, name string) int {
@@ -61,7 +67,7 @@ func runInit(e *env, force bool, name string) int {
 		rel, _ := filepath.Rel(e.Dir, p)
 		rel = filepath.ToSlash(rel)
 		if d.IsDir() {
-			if rel != "." && (skipDirs[d.Name()] || strings.HasPrefix(d.Name(), ".")) {
+			if rel != "." && (skipDirs(d.Name()) || strings.HasPrefix(d.Name(), ".")) {
 				return filepath.SkipDir
 			}
 			if _, err := os.Stat(filepath.Join(p, "CMakeCache.txt")); err == nil {
@@ -92,7 +98,7 @@ func runInit(e *env, force bool, name string) int {
 		if err != nil {
 			return e.errorf(exitUsage, "init: %v", err)
 		}
-		if mainRe().Match(data) {
+		if mainRe.Get().Match(data) {
 			mains = append(mains, f)
 		} else {
 			lib = append(lib, f)

@@ -24,10 +24,11 @@ import (
 )
 
 var translateCommand = &command{
-	name:    "translate",
-	summary: "translate CUDA sources into the HIP tree",
-	usage:   "translate [flags] [files or dirs...]",
-	long:    translateLong + checksHelp(),
+	name:     "translate",
+	summary:  "translate CUDA sources into the HIP tree",
+	usage:    "translate [flags] [files or dirs...]",
+	long:     translateLong,
+	moreLong: checksHelp,
 	flags: func(fs *flag.FlagSet) func(e *env, args []string) int {
 		var o translateFlags
 		fs.StringVar(&o.out, "o", "", "output `dir` when no manifest names one")
@@ -234,7 +235,7 @@ func rocmVersion(e *env, flagValue string) (sources.Version, error) {
 	if err != nil {
 		return hipmap.DefaultROCm, nil
 	}
-	m := versionRe().FindSubmatch(bytes.TrimSpace(out))
+	m := versionRe.Get().FindSubmatch(bytes.TrimSpace(out))
 	if m == nil {
 		return hipmap.DefaultROCm, nil
 	}
@@ -255,7 +256,7 @@ func hipVersionHeader(hipconfig string) (sources.Version, bool) {
 		return sources.Version{}, false
 	}
 	var major, minor string
-	for _, m := range hipVersionDefineRe().FindAllSubmatch(data, -1) {
+	for _, m := range hipVersionDefineRe.Get().FindAllSubmatch(data, -1) {
 		if string(m[1]) == "MAJOR" {
 			major = string(m[2])
 		} else {
@@ -290,8 +291,9 @@ func projectRel(root, p string) (string, error) {
 	return filepath.ToSlash(rel), nil
 }
 
-// cudaExts are the files a directory argument contributes.
-var cudaExts = map[string]bool{".cu": true, ".cuh": true}
+// cudaExts reports the extensions of the files a directory argument
+// contributes.
+func cudaExts(ext string) bool { return ext == ".cu" || ext == ".cuh" }
 
 // expandArgs turns file and directory arguments into sorted slash paths
 // relative to the root of fs, as listArgs finds them.
@@ -409,7 +411,7 @@ func walkSources(fs *projectFS, abs, outAbs string, inside bool, found func(stri
 				go walk(p)
 				continue
 			}
-			if !cudaExts[filepath.Ext(p)] {
+			if !cudaExts(filepath.Ext(p)) {
 				continue
 			}
 			if d.Type()&os.ModeSymlink != 0 {

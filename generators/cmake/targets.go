@@ -12,12 +12,15 @@ import (
 	"github.com/hipgen/hipgen/sources"
 )
 
-// cmakeKinds are the target kinds CMake builds; Python and Torch extensions
-// belong to setup.py.
-var cmakeKinds = map[model.Kind]bool{
-	model.KindLibrary: true,
-	model.KindBinary:  true,
-	model.KindTest:    true,
+// cmakeKinds reports the target kinds CMake builds; Python and Torch
+// extensions belong to setup.py. (A switch: a map literal is built at
+// every start.)
+func cmakeKinds(k model.Kind) bool {
+	switch k {
+	case model.KindLibrary, model.KindBinary, model.KindTest:
+		return true
+	}
+	return false
 }
 
 // targetFile renders <name>.cmake: the project call, one translation rule
@@ -53,7 +56,7 @@ func targetFile(p *model.Project, dir string, read func(string) ([]byte, error))
 	}
 	for _, t := range p.Targets {
 		b.WriteString("\n")
-		if !cmakeKinds[t.Kind] {
+		if !cmakeKinds(t.Kind) {
 			fmt.Fprintf(&b, "# %s (%s) is built by setup.py, not CMake.\n", t.Name, t.Kind)
 			continue
 		}
@@ -160,7 +163,7 @@ func translationRules(p *model.Project, read func(string) ([]byte, error)) ([]ru
 	incDirs := map[string][]string{} // file -> include dirs of the first target holding it
 	var queue []string
 	for _, t := range p.Targets {
-		if !cmakeKinds[t.Kind] {
+		if !cmakeKinds(t.Kind) {
 			continue
 		}
 		dirs := slices.Clone(t.Includes)
@@ -244,10 +247,10 @@ var bareArg = lazyre.New(`^[A-Za-z0-9_./+:=,@%-]+$`)
 // cmakeArg quotes s as one CMake argument. ${CMAKE_CURRENT_LIST_DIR} in
 // the root path is the one reference meant to expand.
 func cmakeArg(s string) string {
-	if bareArg().MatchString(s) {
+	if bareArg.Get().MatchString(s) {
 		return s
 	}
-	if strings.HasPrefix(s, "${CMAKE_CURRENT_LIST_DIR}") && bareArg().MatchString(strings.TrimPrefix(s, "${CMAKE_CURRENT_LIST_DIR}")) {
+	if strings.HasPrefix(s, "${CMAKE_CURRENT_LIST_DIR}") && bareArg.Get().MatchString(strings.TrimPrefix(s, "${CMAKE_CURRENT_LIST_DIR}")) {
 		return `"` + s + `"`
 	}
 	r := strings.NewReplacer(`\`, `\\`, `"`, `\"`, `$`, `\$`, `;`, `\;`, "\n", `\n`)
