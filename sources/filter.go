@@ -11,31 +11,18 @@ import (
 )
 
 // nameFilter is a bit set over a cheap hash of identifiers that the table
-// knows. Most identifiers in a file (locals, keywords, user types) are not
-// CUDA names; the filter answers "certainly not" for them without a map
-// lookup, which keeps the single pass fast.
+// knows (lex.Names). Most identifiers in a file (locals, keywords, user
+// types) are not CUDA names; the filter answers "certainly not" for them
+// without a map lookup, which keeps the single pass fast. The lexer
+// consults the filter "any" as it lexes, marking the identifiers it may
+// contain Known.
 type nameFilter struct {
-	bits [1 << 16 / 64]uint64
+	bits lex.Names
 }
 
-func nameHash(b []byte) uint32 {
-	n := len(b)
-	if n == 0 {
-		return 0
-	}
-	h := uint32(n)*2654435761 ^ uint32(b[0])<<8 ^ uint32(b[n-1])<<16 ^ uint32(b[n/2])*40503
-	return (h ^ h>>15) & (1<<16 - 1)
-}
+func (f *nameFilter) add(s string) { f.bits.Add(s) }
 
-func (f *nameFilter) add(s string) {
-	h := nameHash([]byte(s))
-	f.bits[h/64] |= 1 << (h % 64)
-}
-
-func (f *nameFilter) mayContain(b []byte) bool {
-	h := nameHash(b)
-	return f.bits[h/64]&(1<<(h%64)) != 0
-}
+func (f *nameFilter) mayContain(b []byte) bool { return f.bits.MayContain(b) }
 
 // tableFilters are the name filters the translator consults, built once
 // per table in one pass over its entries.
@@ -132,10 +119,13 @@ func scan(src []byte) lex.Code {
 	if n := len(src)/4 + 16; cap(buf.Tokens) < n {
 		buf.Tokens = make([]lex.Token, n)
 	}
+	// Identifiers are marked Known for the default table; a translation
+	// with another table marks them again (see newTranslator).
+	names := &generatedFilters.any.bits
 	if parts := min(runtime.GOMAXPROCS(0), len(src)/parallelChunk, 8); parts > 1 {
-		return lex.ScanParallel(src, buf, parts)
+		return lex.ScanParallel(src, buf, names, parts)
 	}
-	return lex.Scan(src, buf)
+	return lex.Scan(src, buf, names)
 }
 
 const parallelChunk = 32 << 10

@@ -86,6 +86,9 @@ func newTranslator(name string, src []byte, code lex.Code, opts Options) *transl
 		t.opts.Launch = LaunchChevron
 	}
 	t.toks, t.comments, t.br = code.Tokens, code.Comments, code.Brackets
+	if t.filters != &generatedFilters {
+		lex.Mark(src, t.toks, &t.filters.any.bits) // scan marked them for the default table
+	}
 	t.edits = make([]edit, 0, len(t.toks)/32+8)
 	if t.dropHelperBlocks() {
 		t.br = lex.Match(t.src, t.toks, t.br) // positions moved
@@ -176,6 +179,15 @@ func (t *translator) is(k int, s string) bool {
 	}
 	tk := t.toks[k]
 	return string(t.src[tk.Start:tk.End]) == s
+}
+
+// isScope reports whether the k-th significant token is "::".
+func (t *translator) isScope(k int) bool {
+	if uint(k) >= uint(len(t.toks)) {
+		return false
+	}
+	tk := t.toks[k]
+	return tk.End-tk.Start == 2 && t.src[tk.Start] == ':' && t.src[tk.Start+1] == ':'
 }
 
 // isByte reports whether the k-th significant token is the one byte c.
@@ -335,10 +347,15 @@ func (t *translator) run() {
 		}
 		switch tk.Kind {
 		case lex.Ident:
+			// No rule knows most identifiers of a file (see ident).
+			if !tk.Known && !tk.Directive && len(t.nsScopes) == 0 && !t.maybeWGMMA && !t.isScope(k+1) {
+				k++
+				continue
+			}
 			k = t.ident(k)
 			continue
 		case lex.Punct:
-			if t.is(k, "<<<") {
+			if tk.End-tk.Start == 3 && t.is(k, "<<<") {
 				k = t.launch(k)
 				continue
 			}
@@ -391,7 +408,7 @@ func (t *translator) isLineStart(k int) bool {
 // mapping table.
 func (t *translator) ident(k int) int {
 	b := t.text(k)
-	if !t.filters.any.mayContain(b) && !t.tok(k).Directive && len(t.nsScopes) == 0 && !t.is(k+1, "::") && !(t.maybeWGMMA && hasWGMMA(b)) {
+	if !t.tok(k).Known && !t.tok(k).Directive && len(t.nsScopes) == 0 && !t.isScope(k+1) && !(t.maybeWGMMA && hasWGMMA(b)) {
 		return k + 1 // no rule knows the name: most identifiers of a file
 	}
 	if next, handled := t.special(k, b); handled {

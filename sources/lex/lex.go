@@ -40,6 +40,47 @@ type Token struct {
 	// LineStart is set on the first token of a logical line other than
 	// space, newline or comment (a '#' there starts a directive).
 	LineStart bool
+	// Known is set on an identifier whose NameHash bit is set in the
+	// names given to Scan: a name the caller may have a rule for.
+	Known bool
+}
+
+// NameHash is a cheap 16-bit hash of an identifier (its length and three
+// of its bytes), the index of its bit in a Names set.
+func NameHash(b []byte) uint32 {
+	n := len(b)
+	if n == 0 {
+		return 0
+	}
+	h := uint32(n)*2654435761 ^ uint32(b[0])<<8 ^ uint32(b[n-1])<<16 ^ uint32(b[n/2])*40503
+	return (h ^ h>>15) & (1<<16 - 1)
+}
+
+// Names is a set of identifiers as a bit set over NameHash: it may hold
+// names that were never added (whose hash collides with one that was),
+// never misses one that was.
+type Names [1 << 16 / 64]uint64
+
+// Add adds the identifier s.
+func (n *Names) Add(s string) {
+	h := NameHash([]byte(s))
+	n[h/64] |= 1 << (h % 64)
+}
+
+// MayContain reports whether the identifier b may have been added.
+func (n *Names) MayContain(b []byte) bool {
+	h := NameHash(b)
+	return n[h/64]&(1<<(h%64)) != 0
+}
+
+// Mark sets Known on the identifiers among toks, tokens of src, that names
+// may contain, and clears it on the others (for tokens lexed with other
+// names, or none).
+func Mark(src []byte, toks []Token, names *Names) {
+	for j := range toks {
+		tk := &toks[j]
+		tk.Known = tk.Kind == Ident && names != nil && names.MayContain(src[tk.Start:tk.End])
+	}
 }
 
 // Tokenize splits src into tokens, appending to buf (which may be nil) to
@@ -172,9 +213,10 @@ func (m *matcher) grow(n int) {
 func (m *matcher) done() Brackets { return m.Brackets }
 
 // Scan splits src into Code, appending to the slices of buf (whose
-// contents are discarded) to save allocations across calls.
-func Scan(src []byte, buf Code) Code {
-	l := lexer{src: src, toks: buf.Tokens[:cap(buf.Tokens)], comments: buf.Comments[:0], includes: buf.Includes[:0], lineStart: true, split: true, match: true, limit: len(src)}
+// contents are discarded) to save allocations across calls. Identifiers
+// that names may contain are marked Known (names may be nil).
+func Scan(src []byte, buf Code, names *Names) Code {
+	l := lexer{src: src, toks: buf.Tokens[:cap(buf.Tokens)], comments: buf.Comments[:0], includes: buf.Includes[:0], lineStart: true, split: true, match: true, limit: len(src), names: names}
 	l.m.reset(buf.Brackets, len(l.toks))
 	l.run()
 	return Code{Tokens: l.toks[:l.n], Comments: l.comments, Includes: l.includes, Brackets: l.m.done()}
@@ -186,7 +228,7 @@ func Scan(src []byte, buf Code) Code {
 // token turns out to run across a cut (a block comment or raw string over
 // several lines), the chunk before it is lexed on over the next one
 // instead. The brackets are then paired in one pass. The result is Scan's.
-func ScanParallel(src []byte, buf Code, parts int) Code {
+func ScanParallel(src []byte, buf Code, names *Names, parts int) Code {
 	cuts := []int{0}
 	for p := 1; p < parts; p++ {
 		at := max(p*len(src)/parts, cuts[len(cuts)-1])
@@ -208,14 +250,14 @@ func ScanParallel(src []byte, buf Code, parts int) Code {
 		cuts = append(cuts, at)
 	}
 	if len(cuts) == 1 {
-		return Scan(src, buf)
+		return Scan(src, buf, names)
 	}
 	cuts = append(cuts, len(src))
 	ls := make([]lexer, len(cuts)-1)
 	var wg sync.WaitGroup
 	for k := range ls {
 		l := &ls[k]
-		*l = lexer{src: src, lineStart: true, split: true, pos: cuts[k], limit: cuts[k+1]}
+		*l = lexer{src: src, lineStart: true, split: true, pos: cuts[k], limit: cuts[k+1], names: names}
 		if k == 0 {
 			l.toks, l.comments, l.includes = buf.Tokens[:cap(buf.Tokens)], buf.Comments[:0], buf.Includes[:0]
 			continue
@@ -285,6 +327,7 @@ type lexer struct {
 	// pos is where lexing starts, and resumes; run stops at the first
 	// token boundary at or after limit.
 	pos, limit int
+	names      *Names // marks Known identifiers (Scan)
 }
 
 // emit appends a code token (not space, newline or comment). The main
@@ -294,7 +337,7 @@ func (l *lexer) emit(k Kind, start, end int) {
 	// Field by field: a composite literal is built on the stack byte by
 	// byte and then copied in wider loads, which stalls store forwarding.
 	p := &l.toks[l.n]
-	p.Start, p.End, p.Kind, p.Directive, p.LineStart = int32(start), int32(end), k, l.inDir, l.lineStart
+	p.Start, p.End, p.Kind, p.Directive, p.LineStart, p.Known = int32(start), int32(end), k, l.inDir, l.lineStart, false
 	l.n++
 	l.lineStart = false
 }
@@ -624,6 +667,9 @@ func (l *lexer) identOrLiteral(start int) int {
 		}
 	}
 	l.emit(Ident, start, i)
+	if l.names != nil && l.names.MayContain(src[start:i]) {
+		l.toks[l.n-1].Known = true
+	}
 	if l.inDir {
 		l.dirWords++
 		if l.dirWords == 1 {

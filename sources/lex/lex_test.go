@@ -132,7 +132,7 @@ func BenchmarkTokenize(b *testing.B) {
 func TestScanIncludes(t *testing.T) {
 	src := []byte("#include <a.h>\n  #  include \"b.h\" // c\n#define X \"not.h\"\n" +
 		"/* #include <no.h> */\nconst char *s = \"#include <no2.h>\";\n#include_next <c.h>\n#import \"d.h\"\n#include MACRO\n#include\n\"e.h\"\n")
-	c := Scan(src, Code{})
+	c := Scan(src, Code{}, nil)
 	toks := c.Tokens
 	var got []string
 	for _, i := range c.Includes {
@@ -153,7 +153,7 @@ func TestScanSplitsTokenize(t *testing.T) {
 		"a\n\n  b c\n/* x */ d\n", "", "#", "x /*\n*/ y", "\"s\" 'c' R\"(r\n)\"\n#include <h>\n",
 	} {
 		all := Tokenize([]byte(src), nil)
-		c := Scan([]byte(src), Code{})
+		c := Scan([]byte(src), Code{}, nil)
 		var code, comments []Token
 		lineStart := true
 		for _, tk := range all {
@@ -190,11 +190,11 @@ func TestScanSplitsTokenize(t *testing.T) {
 
 func BenchmarkScan(b *testing.B) {
 	src := benchSource()
-	c := Scan(src, Code{})
+	c := Scan(src, Code{}, nil)
 	b.SetBytes(int64(len(src)))
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		c = Scan(src, c)
+		c = Scan(src, c, nil)
 	}
 }
 
@@ -257,7 +257,7 @@ func refBrackets(src []byte, toks []Token) (close map[int]int32, braces, up, aft
 
 func checkBrackets(t *testing.T, src string) {
 	t.Helper()
-	c := Scan([]byte(src), Code{})
+	c := Scan([]byte(src), Code{}, nil)
 	close, braces, up, after := refBrackets([]byte(src), c.Tokens)
 	for _, br := range []Brackets{c.Brackets, Match([]byte(src), c.Tokens, Brackets{})} {
 		for j, want := range close {
@@ -273,7 +273,7 @@ func checkBrackets(t *testing.T, src string) {
 
 func TestBrackets(t *testing.T) {
 	src := "void f(int a[2]) { if (a) { g(); } } ] ) } int x = (1; struct s { int y; };"
-	c := Scan([]byte(src), Code{})
+	c := Scan([]byte(src), Code{}, nil)
 	var text []string
 	for _, tk := range c.Tokens {
 		text = append(text, src[tk.Start:tk.End])
@@ -324,9 +324,9 @@ func FuzzBrackets(f *testing.F) {
 // of parts.
 func checkScanParallel(t *testing.T, src string) {
 	t.Helper()
-	want := Scan([]byte(src), Code{})
+	want := Scan([]byte(src), Code{}, testNames)
 	for parts := 2; parts <= 5; parts++ {
-		got := ScanParallel([]byte(src), Code{}, parts)
+		got := ScanParallel([]byte(src), Code{}, testNames, parts)
 		if !slices.Equal(got.Tokens, want.Tokens) || !slices.Equal(got.Comments, want.Comments) || !slices.Equal(got.Includes, want.Includes) {
 			t.Fatalf("%q in %d parts: tokens, comments or includes differ from Scan", src, parts)
 		}
@@ -365,4 +365,42 @@ func FuzzScanParallel(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, src string) { checkScanParallel(t, src) })
+}
+
+// testNames holds a few identifiers for the marking tests.
+var testNames = func() *Names {
+	n := new(Names)
+	for _, s := range []string{"p", "k", "include", "x", "cudaMalloc", "b"} {
+		n.Add(s)
+	}
+	return n
+}()
+
+// TestScanMarksKnownNames checks Known against Mark and MayContain.
+func TestScanMarksKnownNames(t *testing.T) {
+	src := []byte("__global__ void k(int* p) { cudaMalloc(&p, 4); int y = b; } #include <x.h>\n")
+	c := Scan(src, Code{}, testNames)
+	known := 0
+	for _, tk := range c.Tokens {
+		want := tk.Kind == Ident && testNames.MayContain(src[tk.Start:tk.End])
+		if tk.Known != want {
+			t.Errorf("%q: Known %v, want %v", src[tk.Start:tk.End], tk.Known, want)
+		}
+		if tk.Known {
+			known++
+		}
+	}
+	if known < 5 {
+		t.Errorf("only %d identifiers marked", known)
+	}
+	again := slices.Clone(c.Tokens)
+	Mark(src, again, nil)
+	Mark(src, again, testNames)
+	if !slices.Equal(again, c.Tokens) {
+		t.Error("Mark differs from Scan's marks")
+	}
+	// A buffer reused from a scan with names holds no stale marks.
+	if d := Scan(src, c, nil); slices.ContainsFunc(d.Tokens, func(tk Token) bool { return tk.Known }) {
+		t.Error("a scan without names left marks")
+	}
 }
