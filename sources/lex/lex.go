@@ -262,7 +262,11 @@ func ScanParallel(src []byte, buf Code, names *Names, parts int) Code {
 			l.toks, l.comments, l.includes = buf.Tokens[:cap(buf.Tokens)], buf.Comments[:0], buf.Includes[:0]
 			continue
 		}
-		l.toks = make([]Token, (cuts[k+1]-cuts[k])/3+64)
+		b := chunkTokens.Get().(*[]Token)
+		if need := (cuts[k+1]-cuts[k])/3 + 64; cap(*b) < need {
+			*b = make([]Token, need)
+		}
+		l.toks = (*b)[:cap(*b)]
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -283,10 +287,18 @@ func ScanParallel(src []byte, buf Code, names *Names, parts int) Code {
 		last.limit = cuts[k+1]
 		last.run()
 	}
+	for k := 1; k < len(ls); k++ {
+		b := ls[k].toks[:0]
+		chunkTokens.Put(&b)
+	}
 	c := Code{Tokens: last.toks[:last.n], Comments: last.comments, Includes: last.includes}
 	c.Brackets = Match(src, c.Tokens, buf.Brackets)
 	return c
 }
+
+// chunkTokens recycles the token buffers of ScanParallel's chunks, whose
+// tokens are copied out once lexed.
+var chunkTokens = sync.Pool{New: func() any { return new([]Token) }}
 
 // appendChunk appends the tokens that o lexed after l's.
 func (l *lexer) appendChunk(o *lexer) {
