@@ -10,8 +10,8 @@ import (
 )
 
 // assemble applies the edits and adds the marker, the runtime include and
-// the warp helpers.
-func (t *translator) assemble() []byte {
+// the warp helpers, writing into buf's storage when it is big enough.
+func (t *translator) assemble(buf []byte) []byte {
 	src := t.src
 	marker := MarkerLine(t.markerPath())
 	if t.oldMarker[0] == 0 {
@@ -58,7 +58,7 @@ func (t *translator) assemble() []byte {
 	for _, e := range t.edits {
 		size += len(e.text) + 1
 	}
-	var b bytes.Buffer
+	b := bytes.NewBuffer(buf[:0])
 	b.Grow(size)
 	b.WriteString(marker)
 	pos, cursor := 0, 0
@@ -72,7 +72,7 @@ func (t *translator) assemble() []byte {
 		}
 		b.WriteString(e.text)
 		if e.end > e.start {
-			t.keepComments(&b, e, &cursor)
+			t.keepComments(b, e, &cursor)
 		}
 		pos = e.end
 	}

@@ -133,6 +133,13 @@ func (u *Unit) Includes() []Include { return u.includes }
 // Translate is TranslateStats on the unit. A Unit translates once: its
 // token buffer is recycled afterwards, and a second call panics.
 func (u *Unit) Translate(opts Options) ([]byte, []diag.Diagnostic, Stats) {
+	return u.TranslateInto(nil, opts)
+}
+
+// TranslateInto is Translate writing the output into buf's storage when
+// it is big enough (a caller translating many files reuses one buffer
+// instead of touching fresh memory for each output).
+func (u *Unit) TranslateInto(buf []byte, opts Options) ([]byte, []diag.Diagnostic, Stats) {
 	if u.done {
 		panic("sources: Unit.Translate called twice")
 	}
@@ -140,7 +147,7 @@ func (u *Unit) Translate(opts Options) ([]byte, []diag.Diagnostic, Stats) {
 	t := newTranslator(u.name, u.src, u.code, opts)
 	u.code = lex.Code{}
 	t.run()
-	out := t.assemble()
+	out := t.assemble(buf)
 	diags := t.filterSuppressed()
 	diag.Sort(diags)
 	t.release()

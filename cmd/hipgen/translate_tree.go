@@ -99,7 +99,9 @@ func (t *treeTranslation) start(n int) {
 		t.workers.Add(1)
 		go func() {
 			defer t.workers.Done()
-			var buf []byte // each source is read into the last one's storage
+			// Each source is read into the last one's storage, and each
+			// output is made in the last one's.
+			var buf, outBuf []byte
 			for {
 				t.mu.Lock()
 				for len(t.queue) == 0 && !(t.fed && t.pending == 0) {
@@ -111,7 +113,7 @@ func (t *treeTranslation) start(n int) {
 				}
 				j := heap.Pop(&t.queue).(*translateJob)
 				t.mu.Unlock()
-				buf = t.translate(j, buf)
+				buf, outBuf = t.translate(j, buf, outBuf)
 				t.mu.Lock()
 				t.pending--
 				if t.pending == 0 && t.fed {
@@ -169,14 +171,15 @@ func (t *treeTranslation) add(rel string, size int64) {
 	t.more.Signal()
 }
 
-// translate does the job j, reading its source into buf's storage, and
-// returns that storage for the next job: nothing kept from a job refers
-// to its source (the translator copies what it keeps).
-func (t *treeTranslation) translate(j *translateJob, buf []byte) []byte {
+// translate does the job j, reading its source into buf's storage and
+// making its output in outBuf's, and returns that storage for the next
+// job: nothing kept from a job refers to its source or output (the
+// translator copies what it keeps).
+func (t *treeTranslation) translate(j *translateJob, buf, outBuf []byte) ([]byte, []byte) {
 	src, err := t.fs.read(j.rel, j.size, buf)
 	if err != nil {
 		j.err = err
-		return buf
+		return buf, outBuf
 	}
 	<-t.ready
 	opts := t.opts
@@ -191,7 +194,7 @@ func (t *treeTranslation) translate(j *translateJob, buf []byte) []byte {
 			if slices.Equal(local, last.Local) && outputMatches(t.outAbs, j.rel, last) {
 				t.follow(found)
 				j.skipped, j.state = true, last
-				return src
+				return src, outBuf
 			}
 		}
 	}
@@ -206,20 +209,20 @@ func (t *treeTranslation) translate(j *translateJob, buf []byte) []byte {
 	j.state = fileState{Key: sources.CacheKey(j.rel, src, opts), SrcSize: int64(len(src)), Includes: incs, Local: local}
 	t.warm()
 	var out []byte
-	out, j.state.Diags, j.stats = u.Translate(opts)
+	out, j.state.Diags, j.stats = u.TranslateInto(outBuf, opts)
 	j.state.OutHash = hashBytes(out)
 	outRel := sources.OutputPath(j.rel)
 	if t.check {
 		old, err := os.ReadFile(filepath.Join(t.outAbs, filepath.FromSlash(outRel)))
 		j.stale = err != nil || !bytes.Equal(old, out)
-		return src
+		return src, out
 	}
 	// Nothing is written unless every file asked for was found.
 	if <-t.listed; t.listErr != nil {
-		return src
+		return src, out
 	}
 	j.written, j.state.OutStat, j.err = t.tree.WriteStamp(outRel, out)
-	return src
+	return src, out
 }
 
 // sizeOf returns the size to expect of the source rel: as the last run
