@@ -69,12 +69,14 @@ func (d Diagnostic) appendText(b []byte) []byte {
 // from files taken in order often are in order already, which costs one
 // pass to see.
 func Sort(ds []Diagnostic) {
-	if !slices.IsSortedFunc(ds, compare) {
-		slices.SortStableFunc(ds, compare)
+	if !slices.IsSortedFunc(ds, Compare) {
+		slices.SortStableFunc(ds, Compare)
 	}
 }
 
-func compare(a, b Diagnostic) int {
+// Compare orders diagnostics as Sort does: by file, line, column, check
+// and message.
+func Compare(a, b Diagnostic) int {
 	return cmp.Or(
 		cmp.Compare(a.File, b.File),
 		cmp.Compare(a.Line, b.Line),
@@ -92,6 +94,14 @@ func HasErrors(ds []Diagnostic) bool {
 		}
 	}
 	return false
+}
+
+// AppendText appends the lines WriteText prints for ds to b.
+func AppendText(b []byte, ds []Diagnostic) []byte {
+	for _, d := range ds {
+		b = append(d.appendText(b), '\n')
+	}
+	return b
 }
 
 // WriteText prints one diagnostic per line.

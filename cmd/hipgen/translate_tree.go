@@ -23,10 +23,13 @@ import (
 // translateJob is one file of a tree translation: its slash path relative
 // to the project root, and what became of it.
 type translateJob struct {
-	rel     string
-	size    int64     // the size to expect, -1 if not known
-	state   fileState // what the state records for it after this run
-	stats   sources.Stats
+	rel   string
+	size  int64     // the size to expect, -1 if not known
+	state fileState // what the state records for it after this run
+	stats sources.Stats
+	// text is the diagnostics as text lines, formatted by the worker
+	// (for --format text), so that printing them all is one write.
+	text    []byte
 	skipped bool // unchanged since the last run: diagnostics replayed
 	stale   bool // --check: the output is missing or differs
 	written bool
@@ -45,6 +48,7 @@ type treeTranslation struct {
 	opts         sources.Options
 	closure      bool
 	check        bool
+	formatText   bool // diagnostics print as text: see translateJob.text
 	// state is loaded while the sources are listed; ready is closed
 	// when it is.
 	state    translateState
@@ -114,6 +118,9 @@ func (t *treeTranslation) start(n int) {
 				j := heap.Pop(&t.queue).(*translateJob)
 				t.mu.Unlock()
 				buf, outBuf = t.translate(j, buf, outBuf)
+				if t.formatText && j.err == nil {
+					j.text = diag.AppendText(nil, j.state.Diags)
+				}
 				t.mu.Lock()
 				t.pending--
 				if t.pending == 0 && t.fed {
@@ -356,7 +363,7 @@ func (p *projectFS) exists(rel string) bool {
 // it starts reading the state there and, when there is none, building the
 // translator's tables, while the caller lists the files.
 func newTreeTranslation(fs *projectFS, outAbs string, o *translateFlags) *treeTranslation {
-	t := &treeTranslation{root: fs.root, outAbs: outAbs, fs: fs, closure: !o.only, check: o.check, ready: make(chan struct{}),
+	t := &treeTranslation{root: fs.root, outAbs: outAbs, fs: fs, closure: !o.only, check: o.check, formatText: o.format == "text", ready: make(chan struct{}),
 		listed: make(chan struct{}), jobs: map[string]*translateJob{}}
 	t.more.L = &t.mu
 	go func() {
@@ -398,21 +405,33 @@ func translateTree(e *env, o *translateFlags, tt *treeTranslation, feed func(fou
 	<-tt.ready
 	state := tt.state
 
+	for _, j := range jobs {
+		if j.err != nil {
+			return e.errorf(exitUsage, "translate: %v", j.err)
+		}
+	}
+	// The state is saved while the diagnostics are printed.
+	var saveErr error
+	saved := make(chan struct{})
+	go func() {
+		defer close(saved)
+		if !o.check {
+			updates := make(map[string]fileState, len(jobs))
+			for _, j := range jobs {
+				updates[j.rel] = j.state
+			}
+			if tt.tree == nil {
+				tt.tree = builder.NewTree(outAbs)
+			}
+			saveErr = updateTranslateState(tt.tree, root, outAbs, state, updates)
+		}
+	}()
 	var all []diag.Diagnostic
 	var stale []string
 	written, skipped := 0, 0
-	updates := map[string]fileState{}
 	mapped := map[string]int{}
-	var firstErr error
 	for _, j := range jobs {
-		if j.err != nil {
-			if firstErr == nil {
-				firstErr = j.err
-			}
-			continue
-		}
 		all = append(all, j.state.Diags...)
-		updates[j.rel] = j.state
 		if j.skipped {
 			skipped++
 			continue
@@ -427,23 +446,25 @@ func translateTree(e *env, o *translateFlags, tt *treeTranslation, feed func(fou
 			written++
 		}
 	}
-	if firstErr != nil {
-		return e.errorf(exitUsage, "translate: %v", firstErr)
-	}
-	diag.Sort(all)
-	// The state is saved while the diagnostics are printed.
-	var saveErr error
-	saved := make(chan struct{})
-	go func() {
-		defer close(saved)
-		if !o.check {
-			if tt.tree == nil {
-				tt.tree = builder.NewTree(outAbs)
-			}
-			saveErr = updateTranslateState(tt.tree, root, outAbs, state, updates)
+	var printErr error
+	if o.format == "text" && slices.IsSortedFunc(all, diag.Compare) {
+		// Each file's diagnostics are sorted and the files come in
+		// order, so the workers' text is the whole report.
+		n := 0
+		for _, j := range jobs {
+			n += len(j.text)
 		}
-	}()
-	printErr := printDiags(e, o.format, all, false)
+		text := make([]byte, 0, n)
+		for _, j := range jobs {
+			text = append(text, j.text...)
+		}
+		if len(text) > 0 {
+			_, printErr = e.Stderr.Write(text)
+		}
+	} else {
+		diag.Sort(all)
+		printErr = printDiags(e, o.format, all, false)
+	}
 	<-saved
 	if err := cmp.Or(printErr, saveErr); err != nil {
 		return e.errorf(exitUsage, "translate: %v", err)
