@@ -140,9 +140,3 @@ func (t *translator) release() {
 	putCode(lex.Code{Tokens: t.toks[:0], Comments: t.comments[:0], Brackets: t.br})
 	t.toks, t.comments, t.br = nil, nil, lex.Brackets{}
 }
-
-// Warm once built the default mapping table and the lookup filters, for
-// callers to overlap with their own start-up. Both are static data now
-// (hipmap's table_gen.go, filters_gen.go), so it has nothing left to do;
-// it is kept so that callers need not know that.
-func Warm() {}

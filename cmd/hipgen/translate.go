@@ -469,7 +469,6 @@ func rootReader(root string) func(string) ([]byte, error) {
 }
 
 func translateToStdout(e *env, o *translateFlags, root, rel string, includeDirs []string, opts sources.Options) int {
-	go sources.Warm()
 	src, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
 	if err != nil {
 		return e.errorf(exitUsage, "translate: %v", err)

@@ -51,11 +51,10 @@ type treeTranslation struct {
 	formatText   bool // diagnostics print as text: see translateJob.text
 	// state is loaded while the sources are listed; ready is closed
 	// when it is.
-	state    translateState
-	ready    chan struct{}
-	fs       *projectFS
-	tree     *builder.Tree
-	warmOnce sync.Once
+	state translateState
+	ready chan struct{}
+	fs    *projectFS
+	tree  *builder.Tree
 	// listed is closed when every file asked for has been added, with
 	// listErr set if listing them failed: then nothing is written.
 	listed  chan struct{}
@@ -214,7 +213,6 @@ func (t *treeTranslation) translate(j *translateJob, buf, outBuf []byte) ([]byte
 	t.follow(found)
 	opts.LocalIncludes = local
 	j.state = fileState{Key: sources.CacheKey(j.rel, src, opts), SrcSize: int64(len(src)), Includes: incs, Local: local}
-	t.warm()
 	var out []byte
 	out, j.state.Diags, j.stats = u.TranslateInto(outBuf, opts)
 	j.state.OutHash = hashBytes(out)
@@ -240,13 +238,6 @@ func (t *treeTranslation) sizeOf(rel string) int64 {
 		return last.SrcSize
 	}
 	return t.fs.lookup(rel).size
-}
-
-// warm starts building the translator's tables, once, as soon as a file
-// is known to need translating: a run that translates nothing does
-// without them.
-func (t *treeTranslation) warm() {
-	t.warmOnce.Do(func() { go sources.Warm() })
 }
 
 // resolveIncludes returns the paths of the #include lines incs (as
@@ -360,8 +351,7 @@ func (p *projectFS) exists(rel string) bool {
 }
 
 // newTreeTranslation prepares translating into outAbs the files of fs:
-// it starts reading the state there and, when there is none, building the
-// translator's tables, while the caller lists the files.
+// it starts reading the state there while the caller lists the files.
 func newTreeTranslation(fs *projectFS, outAbs string, o *translateFlags) *treeTranslation {
 	t := &treeTranslation{root: fs.root, outAbs: outAbs, fs: fs, closure: !o.only, check: o.check, formatText: o.format == "text", ready: make(chan struct{}),
 		listed: make(chan struct{}), jobs: map[string]*translateJob{}}
@@ -369,9 +359,6 @@ func newTreeTranslation(fs *projectFS, outAbs string, o *translateFlags) *treeTr
 	go func() {
 		t.state = loadTranslateState(outAbs)
 		close(t.ready)
-		if len(t.state.Files) == 0 {
-			t.warm() // every file will be translated
-		}
 	}()
 	return t
 }
