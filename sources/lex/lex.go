@@ -253,67 +253,87 @@ func ScanParallel(src []byte, buf Code, names *Names, parts int) Code {
 		return Scan(src, buf, names)
 	}
 	cuts = append(cuts, len(src))
-	ls := make([]lexer, len(cuts)-1)
+	// Chunk k lexes into region k of one token buffer (a third as many
+	// tokens as it has bytes, more than code has): a fresh buffer's
+	// pages are then first touched on all the chunks' cores at once,
+	// and so are those of the closers' table.
+	m := len(cuts) - 1
+	start := make([]int, m+1)
+	for k := 0; k < m; k++ {
+		start[k+1] = start[k] + (cuts[k+1]-cuts[k])/3 + 64
+	}
+	all := buf.Tokens[:cap(buf.Tokens)]
+	if len(all) < start[m] {
+		all = make([]Token, start[m])
+	}
+	brackets := buf.Brackets
+	if cap(brackets.Close) < start[m] {
+		brackets.Close = make([]int32, start[m])
+	}
+	closers := brackets.Close[:start[m]]
+	ls := make([]lexer, m)
 	var wg sync.WaitGroup
 	for k := range ls {
 		l := &ls[k]
-		*l = lexer{src: src, lineStart: true, split: true, pos: cuts[k], limit: cuts[k+1], names: names}
+		*l = lexer{src: src, lineStart: true, split: true, pos: cuts[k], limit: cuts[k+1], names: names,
+			toks: all[start[k]:start[k+1]:start[k+1]]}
 		if k == 0 {
-			l.toks, l.comments, l.includes = buf.Tokens[:cap(buf.Tokens)], buf.Comments[:0], buf.Includes[:0]
+			l.comments, l.includes = buf.Comments[:0], buf.Includes[:0]
 			continue
 		}
-		b := chunkTokens.Get().(*[]Token)
-		if need := (cuts[k+1]-cuts[k])/3 + 64; cap(*b) < need {
-			*b = make([]Token, need)
-		}
-		l.toks = (*b)[:cap(*b)]
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			l.run()
+			touch(closers[start[k]:start[k+1]])
 		}()
 	}
 	ls[0].run()
+	touch(closers[:start[1]])
 	wg.Wait()
-	// Join: a chunk counts when the one before it stopped right at its
-	// cut, on a line start, as it assumed; otherwise that one is lexed
-	// on over it.
-	last := &ls[0]
-	for k := 1; k < len(ls); k++ {
-		if last.pos == cuts[k] {
-			last.appendChunk(&ls[k])
-			continue
+	// Join, closing up the regions. A chunk counts when the one before
+	// it stopped right at its cut, on a line start, as it assumed;
+	// otherwise (a token runs across the cut) the file is lexed again in
+	// one piece. A chunk that outgrew its region lexed into a buffer of
+	// its own; if the tokens joined so far would then run into a region
+	// not yet moved, they are joined in a new buffer.
+	for k := 1; k < m; k++ {
+		if ls[k-1].pos != cuts[k] {
+			buf.Tokens = all
+			return Scan(src, buf, names)
 		}
-		last.limit = cuts[k+1]
-		last.run()
 	}
-	for k := 1; k < len(ls); k++ {
-		b := ls[k].toks[:0]
-		chunkTokens.Put(&b)
+	dst, n := all, 0
+	for k := range ls {
+		l := &ls[k]
+		inAll := cap(dst) > 0 && &dst[:1][0] == &all[:1][0]
+		if inAll && k+1 < m && n+l.n > start[k+1] || n+l.n > cap(dst) {
+			grown := make([]Token, n, max(n+l.n, len(src)/3+64))
+			copy(grown, dst[:n])
+			dst = grown
+		}
+		dst = dst[:max(len(dst), n+l.n)]
+		copy(dst[n:], l.toks[:l.n])
+		base := int32(n)
+		if k > 0 {
+			ls[0].comments = append(ls[0].comments, l.comments...)
+			for _, i := range l.includes {
+				ls[0].includes = append(ls[0].includes, base+i)
+			}
+		}
+		n += l.n
 	}
-	c := Code{Tokens: last.toks[:last.n], Comments: last.comments, Includes: last.includes}
-	c.Brackets = Match(src, c.Tokens, buf.Brackets)
+	c := Code{Tokens: dst[:n], Comments: ls[0].comments, Includes: ls[0].includes}
+	c.Brackets = Match(src, c.Tokens, brackets)
 	return c
 }
 
-// chunkTokens recycles the token buffers of ScanParallel's chunks, whose
-// tokens are copied out once lexed.
-var chunkTokens = sync.Pool{New: func() any { return new([]Token) }}
-
-// appendChunk appends the tokens that o lexed after l's.
-func (l *lexer) appendChunk(o *lexer) {
-	base := int32(l.n)
-	for l.n+o.n > len(l.toks) {
-		l.grow()
+// touch writes to one entry of each page of b, so that a fresh buffer's
+// pages are faulted in by the caller's goroutine.
+func touch(b []int32) {
+	for i := 0; i < len(b); i += 1024 {
+		b[i] = -1
 	}
-	copy(l.toks[l.n:], o.toks[:o.n])
-	l.n += o.n
-	l.comments = append(l.comments, o.comments...)
-	for _, i := range o.includes {
-		l.includes = append(l.includes, base+i)
-	}
-	l.pos, l.limit = o.pos, o.limit
-	l.lineStart, l.inDir, l.wantHeader, l.dirWords = o.lineStart, o.inDir, o.wantHeader, o.dirWords
 }
 
 type lexer struct {
