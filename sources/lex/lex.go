@@ -303,14 +303,13 @@ func ScanParallel(src []byte, buf Code, names *Names, parts int) Code {
 			return Scan(src, buf, names)
 		}
 	}
-	dst, n := all, 0
+	dst, n, inAll := all, 0, true
 	for k := range ls {
 		l := &ls[k]
-		inAll := cap(dst) > 0 && &dst[:1][0] == &all[:1][0]
 		if inAll && k+1 < m && n+l.n > start[k+1] || n+l.n > cap(dst) {
 			grown := make([]Token, n, max(n+l.n, len(src)/3+64))
 			copy(grown, dst[:n])
-			dst = grown
+			dst, inAll = grown, false
 		}
 		dst = dst[:max(len(dst), n+l.n)]
 		copy(dst[n:], l.toks[:l.n])
