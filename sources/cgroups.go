@@ -129,13 +129,7 @@ func (t *translator) cgShuffleCall(k int, name string) bool {
 // usesCG reports whether the file names cooperative groups at all, so a
 // shfl member of some other class in other code is left alone.
 func (t *translator) usesCG() bool {
-	if t.cgUse == 0 {
-		t.cgUse = 2
-		if bytes.Contains(t.src, []byte("cooperative_groups")) {
-			t.cgUse = 1
-		}
-	}
-	return t.cgUse == 1
+	return t.cgUse.get(func() bool { return bytes.Contains(t.src, []byte("cooperative_groups")) })
 }
 
 // cgMember is a member function of thread_block_tile that a ROCm release

@@ -431,8 +431,7 @@ func (t *translator) inDevicePass() bool {
 
 // definesArchItself reports whether the file has "#define __CUDA_ARCH__".
 func (t *translator) definesArchItself() bool {
-	if t.archDefined == 0 {
-		t.archDefined = -1
+	return t.archDefined.get(func() bool {
 		// Look only where the name occurs: a few places in a file. The
 		// search starts at the C, far rarer in code than the underscore.
 		tail := []byte("CUDA_ARCH__")
@@ -445,12 +444,11 @@ func (t *translator) definesArchItself() bool {
 			k := t.tokenAt(off - 2)
 			off += len(tail)
 			if k >= 2 && t.is(k, "__CUDA_ARCH__") && t.is(k-1, "define") && t.is(k-2, "#") && t.tok(k).Directive {
-				t.archDefined = 1
-				break
+				return true
 			}
 		}
-	}
-	return t.archDefined > 0
+		return false
+	})
 }
 
 // endsDirective reports whether significant token k is past the end of the

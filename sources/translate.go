@@ -59,12 +59,12 @@ type translator struct {
 	conds           []condFrame  // #if nesting, see cudaarch.go
 	deadOnHIP       bool         // inside a block hipcc never compiles
 	fp8Noted        bool         // the FP8 format warning is given once per file
-	archDefined     int8         // the file #defines __CUDA_ARCH__: 1 yes, -1 no, 0 not yet known
+	archDefined     fileFact     // the file #defines __CUDA_ARCH__ (see definesArchItself)
 	cutlassNoted    bool         // so is the CUTLASS namespace error
 	coalescedNoted  bool         // and the coalesced-group hazard
 	nsScopes        []nsScope    // namespace aliases and using-directives, see qualified.go
 	br              lex.Brackets // the brackets of toks paired, see matching and openAround
-	cgUse           uint8        // see usesCG: 0 unknown, 1 yes, 2 no
+	cgUse           fileFact     // see usesCG
 	maybeWGMMA      bool         // the bytes "wgmma" occur in the file
 	wave            waveState
 }
@@ -158,6 +158,32 @@ func (t *translator) dropHelperBlocks() bool {
 	return len(cut) > 0
 }
 
+// fileFact is the answer to a question about a whole file, found the
+// first time it is asked: most files never ask, and most questions can be
+// answered from where a name occurs, not from every token.
+type fileFact uint8
+
+// get returns the answer, calling find to get it the first time.
+func (f *fileFact) get(find func() bool) bool {
+	if *f == 0 {
+		*f = 2
+		if find() {
+			*f = 1
+		}
+	}
+	return *f == 1
+}
+
+// anyIdent reports whether is holds for some identifier of the file.
+func (t *translator) anyIdent(is func([]byte) bool) bool {
+	for _, tk := range t.toks {
+		if tk.Kind == lex.Ident && is(t.src[tk.Start:tk.End]) {
+			return true
+		}
+	}
+	return false
+}
+
 // tok returns the k-th significant token; out of range gives an empty token.
 func (t *translator) tok(k int) lex.Token {
 	if uint(k) >= uint(len(t.toks)) {
@@ -179,15 +205,6 @@ func (t *translator) is(k int, s string) bool {
 	}
 	tk := t.toks[k]
 	return string(t.src[tk.Start:tk.End]) == s
-}
-
-// isScope reports whether the k-th significant token is "::".
-func (t *translator) isScope(k int) bool {
-	if uint(k) >= uint(len(t.toks)) {
-		return false
-	}
-	tk := t.toks[k]
-	return tk.End-tk.Start == 2 && t.src[tk.Start] == ':' && t.src[tk.Start+1] == ':'
 }
 
 // isByte reports whether the k-th significant token is the one byte c.
@@ -347,8 +364,11 @@ func (t *translator) run() {
 		}
 		switch tk.Kind {
 		case lex.Ident:
-			// No rule knows most identifiers of a file (see ident).
-			if !tk.Known && !tk.Directive && len(t.nsScopes) == 0 && !t.maybeWGMMA && !t.isScope(k+1) {
+			// No rule knows most identifiers of a file: one the lexer
+			// did not mark Known, outside a directive, not followed by
+			// "::", with no using-directive in scope (and no wgmma in
+			// its name) is copied as it is.
+			if !tk.Known && !tk.Directive && len(t.nsScopes) == 0 && !t.is(k+1, "::") && !(t.maybeWGMMA && hasWGMMA(t.text(k))) {
 				k++
 				continue
 			}
@@ -404,13 +424,10 @@ func (t *translator) isLineStart(k int) bool {
 	return t.tok(k).LineStart
 }
 
-// ident handles an identifier at k: special constructs first, then the
-// mapping table.
+// ident handles an identifier at k that some rule may know (see run):
+// special constructs first, then the mapping table.
 func (t *translator) ident(k int) int {
 	b := t.text(k)
-	if !t.tok(k).Known && !t.tok(k).Directive && len(t.nsScopes) == 0 && !t.isScope(k+1) && !(t.maybeWGMMA && hasWGMMA(b)) {
-		return k + 1 // no rule knows the name: most identifiers of a file
-	}
 	if next, handled := t.special(k, b); handled {
 		return next
 	}

@@ -20,12 +20,12 @@ const (
 type waveState struct {
 	wide bool
 	// warpCode tells whether the file uses warp intrinsics at all: the
-	// literal patterns (& 31, % 32, loops from 16) only matter then. 0
-	// not asked yet, 1 yes, 2 no (see usesWarps).
-	warpCode uint8
+	// literal patterns (& 31, % 32, loops from 16) only matter then (see
+	// usesWarps).
+	warpCode fileFact
 	// fp8 tells whether the file names FP8 types, so that 448 may be an
-	// e4m3 bound: 0 not asked yet, 1 yes, 2 no (see namesFP8Type).
-	fp8 uint8
+	// e4m3 bound (see fileNamesFP8).
+	fp8 fileFact
 	// narrow holds 32-bit variables that hold widened ballots (wide mode).
 	narrow map[string]bool
 }
@@ -51,22 +51,11 @@ func (w *waveState) init(t *translator) {
 	w.narrow = map[string]bool{}
 }
 
-// see looks at one identifier of the file (index shows each): warp
-// intrinsics and warpSize mark warp-level code, FP8 names FP8 code.
 // usesWarps reports whether the file names a warp intrinsic or
 // warpSize anywhere, looking at its identifiers the first time it is
 // asked (files without the literals it matters for never pay).
 func (t *translator) usesWarps() bool {
-	if t.wave.warpCode == 0 {
-		t.wave.warpCode = 2
-		for _, tk := range t.toks {
-			if tk.Kind == lex.Ident && isWarpName(t.src[tk.Start:tk.End]) {
-				t.wave.warpCode = 1
-				break
-			}
-		}
-	}
-	return t.wave.warpCode == 1
+	return t.wave.warpCode.get(func() bool { return t.anyIdent(isWarpName) })
 }
 
 // isWarpName reports whether b names a warp intrinsic or warpSize.
@@ -82,18 +71,7 @@ func isWarpName(b []byte) bool {
 // type. It is asked only when a literal 448 occurs, rarely, so it looks
 // at the whole file then instead of at every identifier in advance.
 func (t *translator) fileNamesFP8() bool {
-	if t.wave.fp8 == 0 {
-		t.wave.fp8 = 2
-		if mayNameFP8(t.src) {
-			for _, tk := range t.toks {
-				if tk.Kind == lex.Ident && tk.End-tk.Start >= 3 && namesFP8(t.src[tk.Start:tk.End]) {
-					t.wave.fp8 = 1
-					break
-				}
-			}
-		}
-	}
-	return t.wave.fp8 == 1
+	return t.wave.fp8.get(func() bool { return mayNameFP8(t.src) && t.anyIdent(namesFP8) })
 }
 
 // warpInitial holds the letters that follow "__" in warpIntrinsics.
