@@ -325,13 +325,6 @@ func expandArgs(fs *projectFS, args []string, outAbs string) ([]string, error) {
 // found may have been called for some files.
 func listArgs(fs *projectFS, args []string, outAbs string, found func(rel string)) error {
 	root := fs.root
-	relOf := func(abs string) (string, error) {
-		rel, err := filepath.Rel(root, abs)
-		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-			return "", fmt.Errorf("%s: outside the project root %s", abs, root)
-		}
-		return filepath.ToSlash(rel), nil
-	}
 	for _, a := range args {
 		abs := a
 		if !filepath.IsAbs(abs) {
@@ -341,44 +334,37 @@ func listArgs(fs *projectFS, args []string, outAbs string, found func(rel string
 		if err != nil {
 			return fmt.Errorf("%s: no such file or directory", a)
 		}
+		rel, err := projectRel(root, abs)
 		if !st.IsDir() {
-			rel, err := relOf(abs)
 			if err != nil {
-				return err
+				return fmt.Errorf("%s: %v", abs, err)
 			}
 			found(rel)
 			continue
 		}
 		// Below a directory that is inside the root, the walk meets
-		// only real directories, which are inside too.
-		inside := false
-		if rel, err := filepath.Rel(root, abs); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-			inside = fs.inside.Inside(rel)
-		}
-		if err := walkSources(fs, abs, outAbs, inside, func(p string) error {
-			rel, err := relOf(p)
-			if err == nil {
-				found(rel)
-			}
-			return err
-		}); err != nil {
+		// only real directories, which are inside too. (Files below
+		// one outside it are refused one by one.)
+		inside := err == nil && fs.inside.Inside(filepath.FromSlash(rel))
+		if err := walkSources(fs, abs, outAbs, inside, found); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// walkSources calls found with the path of each .cu and .cuh file below
-// the directory abs that filepath.WalkDir would find (symbolic links to
-// directories not followed, hidden directories and the output tree outAbs
-// skipped, a link to a file kept only when it stays inside the root), in
-// no particular order and from several goroutines: directories are read in
-// parallel, and each file is looked up in fs first, so that its size is
-// known when its work is scheduled. When inside, the directories walked
-// are marked inside the root. Of several errors (of reading a directory,
-// or returned by found), the one of the first path in sorted order is
-// returned, as a sequential walk would.
-func walkSources(fs *projectFS, abs, outAbs string, inside bool, found func(string) error) error {
+// walkSources calls found with the slash path relative to the root of fs
+// of each .cu and .cuh file below the directory abs that filepath.WalkDir
+// would find (symbolic links to directories not followed, hidden
+// directories and the output tree outAbs skipped, a link to a file kept
+// only when it stays inside the root), in no particular order and from
+// several goroutines: directories are read in parallel, and each file is
+// looked up in fs first, so that its size is known when its work is
+// scheduled. When inside, the directories walked are marked inside the
+// root. Of several errors (of reading a directory, or a path outside the
+// root), the one of the first path in sorted order is returned, as a
+// sequential walk would.
+func walkSources(fs *projectFS, abs, outAbs string, inside bool, found func(rel string)) error {
 	var (
 		mu   sync.Mutex
 		errs []walkError
@@ -420,14 +406,17 @@ func walkSources(fs *projectFS, abs, outAbs string, inside bool, found func(stri
 					continue
 				}
 			}
-			if rel, err := filepath.Rel(fs.root, p); err == nil && inside {
-				fs.lookup(filepath.ToSlash(rel))
-			}
-			if err := found(p); err != nil {
+			rel, err := projectRel(fs.root, p)
+			if err != nil {
 				mu.Lock()
-				errs = append(errs, walkError{p, err})
+				errs = append(errs, walkError{p, fmt.Errorf("%s: %v", p, err)})
 				mu.Unlock()
+				continue
 			}
+			if inside {
+				fs.lookup(rel)
+			}
+			found(rel)
 		}
 		<-turn
 	}

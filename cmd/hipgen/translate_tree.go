@@ -24,7 +24,7 @@ import (
 // to the project root, and what became of it.
 type translateJob struct {
 	rel   string
-	size  int64     // the size to expect, -1 if not known
+	size  int64     // the size to expect (see sizeOf)
 	state fileState // what the state records for it after this run
 	stats sources.Stats
 	// text is the diagnostics as text lines, formatted by the worker
@@ -152,19 +152,16 @@ func (t *treeTranslation) wait() []*translateJob {
 	return out
 }
 
-// add queues rel unless it already is; size is its size when known, -1
-// when not. The job is counted before the caller's own job is done, so
-// the work cannot end early.
-func (t *treeTranslation) add(rel string, size int64) {
+// add queues rel unless it already is. The job is counted before the
+// caller's own job is done, so the work cannot end early.
+func (t *treeTranslation) add(rel string) {
 	t.mu.Lock()
 	_, ok := t.jobs[rel]
 	t.mu.Unlock()
 	if ok {
 		return
 	}
-	if size < 0 {
-		size = t.sizeOf(rel)
-	}
+	size := t.sizeOf(rel)
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if _, ok := t.jobs[rel]; ok {
@@ -270,7 +267,7 @@ func (t *treeTranslation) resolveIncludes(rel string, incs []string) (local, fou
 func (t *treeTranslation) follow(files []string) {
 	if t.closure {
 		for _, f := range files {
-			t.add(f, -1)
+			t.add(f)
 		}
 	}
 }
@@ -371,7 +368,7 @@ func translateTree(e *env, o *translateFlags, tt *treeTranslation, feed func(fou
 	tt.includeDirs = includeDirs
 	root, outAbs := tt.root, tt.outAbs
 	listed := make(chan error, 1)
-	go func() { listed <- feed(func(rel string) { tt.add(rel, -1) }) }()
+	go func() { listed <- feed(tt.add) }()
 	ver, verErr := version()
 	if verErr != nil {
 		tt.feedDone(<-listed)
