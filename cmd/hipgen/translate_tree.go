@@ -404,10 +404,7 @@ func translateTree(e *env, o *translateFlags, tt *treeTranslation, feed func(fou
 			for _, j := range jobs {
 				updates[j.rel] = j.state
 			}
-			if tt.tree == nil {
-				tt.tree = builder.NewTree(outAbs)
-			}
-			saveErr = updateTranslateState(tt.tree, root, outAbs, state, updates)
+			saveErr = updateTranslateState(tt.tree, root, outAbs, state, updates) // start made the tree
 		}
 	}()
 	var all []diag.Diagnostic
@@ -431,7 +428,7 @@ func translateTree(e *env, o *translateFlags, tt *treeTranslation, feed func(fou
 		}
 	}
 	var printErr error
-	if o.format == "text" && slices.IsSortedFunc(all, diag.Compare) {
+	if tt.formatText && slices.IsSortedFunc(all, diag.Compare) {
 		// Each file's diagnostics are sorted and the files come in
 		// order, so the workers' text is the whole report.
 		n := 0
