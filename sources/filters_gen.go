@@ -2,7 +2,7 @@
 
 package sources
 
-// generatedFilters are buildFilters(hipmap.DefaultEntries()), the filters
+// generatedFilters are buildFilters(hipmap.Default().All()), the filters
 // of the default table, specialNames, polyfills and floatResults.
 var generatedFilters = tableFilters{
 	names: nameFilter{bits: [...]uint64{

@@ -310,9 +310,6 @@ func pick(list []Entry, rocm Version) (Entry, bool) {
 // The slice is a copy.
 func (t *Table) Entries() []Entry { return append([]Entry(nil), t.entries...) }
 
-// DefaultEntries yields the entries of Default, like Default().All().
-func DefaultEntries() iter.Seq[Entry] { return slices.Values(generatedEntries) }
-
 // All yields the entries in the order of Entries, without copying the
 // table (it is large, and read at the start of every translation run).
 func (t *Table) All() iter.Seq[Entry] { return slices.Values(t.entries) }
