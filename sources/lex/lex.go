@@ -10,7 +10,8 @@ package lex
 
 import (
 	"bytes"
-	"sync"
+
+	"github.com/hipgen/hipgen/internal/assist"
 )
 
 // Kind classifies a token.
@@ -100,6 +101,11 @@ type Code struct {
 	Tokens   []Token
 	Comments []Token
 	Includes []int32
+	// Scopes are the indexes into Tokens, in order, of what opens or
+	// closes a scope other than a brace does: the '#' of each #if,
+	// #ifdef, #ifndef, #elif, #else and #endif, and each namespace and
+	// using keyword.
+	Scopes []int32
 	Brackets
 }
 
@@ -216,10 +222,10 @@ func (m *matcher) done() Brackets { return m.Brackets }
 // contents are discarded) to save allocations across calls. Identifiers
 // that names may contain are marked Known (names may be nil).
 func Scan(src []byte, buf Code, names *Names) Code {
-	l := lexer{src: src, toks: buf.Tokens[:cap(buf.Tokens)], comments: buf.Comments[:0], includes: buf.Includes[:0], lineStart: true, split: true, match: true, limit: len(src), names: names}
+	l := lexer{src: src, toks: buf.Tokens[:cap(buf.Tokens)], comments: buf.Comments[:0], includes: buf.Includes[:0], scopes: buf.Scopes[:0], lineStart: true, split: true, match: true, limit: len(src), names: names}
 	l.m.reset(buf.Brackets, len(l.toks))
 	l.run()
-	return Code{Tokens: l.toks[:l.n], Comments: l.comments, Includes: l.includes, Brackets: l.m.done()}
+	return Code{Tokens: l.toks[:l.n], Comments: l.comments, Includes: l.includes, Scopes: l.scopes, Brackets: l.m.done()}
 }
 
 // ScanParallel is Scan on up to parts goroutines, for a long src: the
@@ -272,25 +278,23 @@ func ScanParallel(src []byte, buf Code, names *Names, parts int) Code {
 	}
 	closers := brackets.Close[:start[m]]
 	ls := make([]lexer, m)
-	var wg sync.WaitGroup
+	var g assist.Group // a chunk goes to a free worker, if one asks first
 	for k := range ls {
 		l := &ls[k]
 		*l = lexer{src: src, lineStart: true, split: true, pos: cuts[k], limit: cuts[k+1], names: names,
 			toks: all[start[k]:start[k+1]:start[k+1]]}
 		if k == 0 {
-			l.comments, l.includes = buf.Comments[:0], buf.Includes[:0]
+			l.comments, l.includes, l.scopes = buf.Comments[:0], buf.Includes[:0], buf.Scopes[:0]
 			continue
 		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		g.Go(func() {
 			l.run()
 			touch(closers[start[k]:start[k+1]])
-		}()
+		})
 	}
 	ls[0].run()
 	touch(closers[:start[1]])
-	wg.Wait()
+	g.Wait()
 	// Join, closing up the regions. A chunk counts when the one before
 	// it stopped right at its cut, on a line start, as it assumed;
 	// otherwise (a token runs across the cut) the file is lexed again in
@@ -319,10 +323,13 @@ func ScanParallel(src []byte, buf Code, names *Names, parts int) Code {
 			for _, i := range l.includes {
 				ls[0].includes = append(ls[0].includes, base+i)
 			}
+			for _, i := range l.scopes {
+				ls[0].scopes = append(ls[0].scopes, base+i)
+			}
 		}
 		n += l.n
 	}
-	c := Code{Tokens: dst[:n], Comments: ls[0].comments, Includes: ls[0].includes}
+	c := Code{Tokens: dst[:n], Comments: ls[0].comments, Includes: ls[0].includes, Scopes: ls[0].scopes}
 	c.Brackets = Match(src, c.Tokens, brackets)
 	return c
 }
@@ -349,6 +356,7 @@ type lexer struct {
 	wantHeader bool
 	dirWords   int     // identifiers seen on this directive line
 	includes   []int32 // token indexes of included header names
+	scopes     []int32 // see Code.Scopes (Scan)
 	// split sends comments to comments and leaves out newlines (Scan).
 	split    bool
 	comments []Token
@@ -701,11 +709,22 @@ func (l *lexer) identOrLiteral(start int) int {
 	if l.names != nil && l.names.MayContain(src[start:i]) {
 		l.toks[l.n-1].Known = true
 	}
+	if n := i - start; (n == 5 || n == 9) && l.split {
+		if w := string(src[start:i]); w == "using" || w == "namespace" {
+			l.scopes = append(l.scopes, int32(l.n-1))
+		}
+	}
 	if l.inDir {
 		l.dirWords++
 		if l.dirWords == 1 {
 			w := string(src[start:i])
 			l.wantHeader = w == "include" || w == "include_next" || w == "import"
+			if h := l.toks[l.n-2]; l.split && h.LineStart && src[h.Start] == '#' {
+				switch w {
+				case "if", "ifdef", "ifndef", "elif", "else", "endif":
+					l.scopes = append(l.scopes, int32(l.n-2))
+				}
+			}
 		} else {
 			l.wantHeader = false
 		}
