@@ -18,7 +18,7 @@ type benchUnit struct {
 
 // goldenUnits are the golden inputs, each its own file: every line
 // exercises a rewrite or a diagnostic, the translator's worst case.
-func goldenUnits(b *testing.B) []benchUnit {
+func goldenUnits(b testing.TB) []benchUnit {
 	files, _ := filepath.Glob(filepath.Join("testdata", "*.txtar"))
 	var out []benchUnit
 	for _, p := range files {
@@ -39,7 +39,7 @@ func goldenUnits(b *testing.B) []benchUnit {
 // programUnits are the repository's own CUDA programs (the examples and
 // the conformance programs): code as people write it, with far fewer
 // rewrites per line than the golden cases.
-func programUnits(b *testing.B) []benchUnit {
+func programUnits(b testing.TB) []benchUnit {
 	var out []benchUnit
 	for _, pat := range []string{"../examples/*/*/*.cu", "../examples/*/*/*.cuh", "../conformance/testdata/*/*.cu", "../conformance/testdata/*/*.cuh", "../conformance/testdata/*.cu"} {
 		files, _ := filepath.Glob(pat)
@@ -60,7 +60,7 @@ func programUnits(b *testing.B) []benchUnit {
 // externalUnits are the .cu and .cuh files under $HIPGEN_BENCH_CORPUS (for
 // example the corpus bench/translate-speed.sh extracts from candle-kernels
 // and cuda-samples); the benchmark is skipped without it.
-func externalUnits(b *testing.B) []benchUnit {
+func externalUnits(b testing.TB) []benchUnit {
 	root := os.Getenv("HIPGEN_BENCH_CORPUS")
 	if root == "" {
 		b.Skip("HIPGEN_BENCH_CORPUS not set")
@@ -105,12 +105,12 @@ func concatenated(units []benchUnit) []benchUnit {
 func BenchmarkTranslate(b *testing.B) {
 	for _, c := range []struct {
 		name  string
-		units func(*testing.B) []benchUnit
+		units func(testing.TB) []benchUnit
 	}{
 		{"golden", goldenUnits},
 		{"programs", programUnits},
 		{"external", externalUnits},
-		{"golden-one-4MB-unit", func(b *testing.B) []benchUnit { return concatenated(goldenUnits(b)) }},
+		{"golden-one-4MB-unit", func(b testing.TB) []benchUnit { return concatenated(goldenUnits(b)) }},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			units := c.units(b)

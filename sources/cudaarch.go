@@ -431,7 +431,7 @@ func (t *translator) inDevicePass() bool {
 
 // definesArchItself reports whether the file has "#define __CUDA_ARCH__".
 func (t *translator) definesArchItself() bool {
-	return t.archDefined.get(func() bool {
+	return t.facts.archDefined.get(func() bool {
 		// Look only where the name occurs: a few places in a file. The
 		// search starts at the C, far rarer in code than the underscore.
 		tail := []byte("CUDA_ARCH__")

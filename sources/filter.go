@@ -137,6 +137,6 @@ func putCode(c lex.Code) {
 // release returns the translator's buffers to the pools; t must not be
 // used afterwards.
 func (t *translator) release() {
-	putCode(lex.Code{Tokens: t.toks[:0], Comments: t.comments[:0], Brackets: t.br})
-	t.toks, t.comments, t.br = nil, nil, lex.Brackets{}
+	putCode(lex.Code{Tokens: t.toks[:0], Comments: t.comments[:0], Scopes: t.scopes[:0], Brackets: t.br})
+	t.toks, t.comments, t.scopes, t.br = nil, nil, nil, lex.Brackets{}
 }

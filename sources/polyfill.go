@@ -204,18 +204,24 @@ func minmax(name, typ, op string) polyfill {
 // (a type before it, a body after its parameters). The set of defined
 // names is collected in one pass, the first time it is needed.
 func (t *translator) definesFunction(name string) bool {
-	if t.defined == nil {
-		// A definition is a name after a type, its parameter list
-		// closed right before a '{'.
-		t.defined = map[string]bool{}
-		for _, o := range t.br.BraceAfter {
-			if o >= 2 && t.toks[o-1].Kind == lex.Ident &&
-				(t.toks[o-2].Kind == lex.Ident || t.isByte(int(o-2), '*') || t.isByte(int(o-2), '&') || t.isByte(int(o-2), '>')) {
-				t.defined[string(t.text(int(o-1)))] = true
+	f := t.facts
+	if !f.definedDone.Load() {
+		f.definedMu.Lock()
+		if !f.definedDone.Load() {
+			// A definition is a name after a type, its parameter list
+			// closed right before a '{'.
+			f.defined = map[string]bool{}
+			for _, o := range t.br.BraceAfter {
+				if o >= 2 && t.toks[o-1].Kind == lex.Ident &&
+					(t.toks[o-2].Kind == lex.Ident || t.isByte(int(o-2), '*') || t.isByte(int(o-2), '&') || t.isByte(int(o-2), '>')) {
+					f.defined[string(t.text(int(o-1)))] = true
+				}
 			}
+			f.definedDone.Store(true)
 		}
+		f.definedMu.Unlock()
 	}
-	return t.defined[name]
+	return f.defined[name]
 }
 
 // atomicMinMax64 is a signed 64-bit atomic min or max built on atomicCAS;

@@ -10,7 +10,9 @@
 // how to keep code written for 32-wide warps correct on 64-wide wavefronts.
 //
 // One pass over the tokens of sources/lex collects edits (never inside a
-// comment or a string literal, #include paths aside); assemble.go applies
+// comment or a string literal, #include paths aside); a large file's pass
+// runs in parts on several cores with the same result (split.go), as its
+// lexing does (lex.ScanParallel). assemble.go applies
 // them and adds the generated-file marker, the one hip_runtime.h include and
 // the blocks hipgen defines itself: the warp helpers (helpers.go, wave.go)
 // and polyfills for functions HIP lacks (polyfill.go). Those blocks are
@@ -146,7 +148,11 @@ func (u *Unit) TranslateInto(buf []byte, opts Options) ([]byte, []diag.Diagnosti
 	u.done = true
 	t := newTranslator(u.name, u.src, u.code, opts)
 	u.code = lex.Code{}
-	t.run()
+	if n := splitParts(len(u.src)); n > 1 {
+		t.runSplit(n)
+	} else {
+		t.run()
+	}
 	out := t.assemble(buf)
 	diags := t.filterSuppressed()
 	diag.Sort(diags)

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/hipgen/hipgen/diag"
 	"github.com/hipgen/hipgen/sources/hipmap"
@@ -31,6 +33,7 @@ type translator struct {
 	// blocks; positions (k) index them.
 	toks     []lex.Token
 	comments []lex.Token
+	scopes   []int32 // where the carried state may change, see lex.Code.Scopes and split.go
 
 	edits       []edit
 	lineInserts int // edits[:lineInserts] are whole lines inserted by assemble
@@ -50,28 +53,26 @@ type translator struct {
 	needRuntime     bool
 	insertAt        int // byte offset where a new include goes (after guard or #pragma once)
 	oldMarker       [2]int
-	helperRegion    bool            // the output already carries hipgen's warp helpers
-	polyfillRegion  bool            // and its polyfills
-	polyfills       map[string]int  // CUDA names polyfilled -> offset of first use
-	includeEnds     []int           // offsets just after each #include line
-	defined         map[string]bool // function names the file defines, for polyfills
+	helperRegion    bool           // the output already carries hipgen's warp helpers
+	polyfillRegion  bool           // and its polyfills
+	polyfills       map[string]int // CUDA names polyfilled -> offset of first use
+	includeEnds     []int          // offsets just after each #include line
 	needHelpers     bool
 	conds           []condFrame  // #if nesting, see cudaarch.go
 	deadOnHIP       bool         // inside a block hipcc never compiles
 	fp8Noted        bool         // the FP8 format warning is given once per file
-	archDefined     fileFact     // the file #defines __CUDA_ARCH__ (see definesArchItself)
 	cutlassNoted    bool         // so is the CUTLASS namespace error
 	coalescedNoted  bool         // and the coalesced-group hazard
 	nsScopes        []nsScope    // namespace aliases and using-directives, see qualified.go
 	br              lex.Brackets // the brackets of toks paired, see matching and openAround
-	cgUse           fileFact     // see usesCG
 	maybeWGMMA      bool         // the bytes "wgmma" occur in the file
+	facts           *fileFacts   // answers about the whole file, found on first need
 	wave            waveState
 }
 
 // newTranslator takes over code, the tokens of src in pool buffers.
 func newTranslator(name string, src []byte, code lex.Code, opts Options) *translator {
-	t := &translator{name: name, src: src, opts: opts, tbl: opts.Table, ver: opts.ROCmVersion}
+	t := &translator{name: name, src: src, opts: opts, tbl: opts.Table, ver: opts.ROCmVersion, facts: new(fileFacts)}
 	if t.tbl == nil {
 		t.tbl = hipmap.Default()
 	}
@@ -85,13 +86,15 @@ func newTranslator(name string, src []byte, code lex.Code, opts Options) *transl
 	if t.opts.Launch == "" {
 		t.opts.Launch = LaunchChevron
 	}
-	t.toks, t.comments, t.br = code.Tokens, code.Comments, code.Brackets
+	t.toks, t.comments, t.scopes, t.br = code.Tokens, code.Comments, code.Scopes, code.Brackets
 	if t.filters != &generatedFilters {
 		lex.Mark(src, t.toks, &t.filters.any.bits) // scan marked them for the default table
 	}
 	t.edits = make([]edit, 0, len(t.toks)/32+8)
 	if t.dropHelperBlocks() {
-		t.br = lex.Match(t.src, t.toks, t.br) // positions moved
+		// Positions moved.
+		t.br = lex.Match(t.src, t.toks, t.br)
+		t.scopes = t.findScopes(t.scopes[:0])
 	}
 	t.maybeWGMMA = bytes.Contains(src, []byte("wgmma"))
 	// A .cu file is a CUDA translation unit: it always needs the runtime.
@@ -158,20 +161,43 @@ func (t *translator) dropHelperBlocks() bool {
 	return len(cut) > 0
 }
 
-// fileFact is the answer to a question about a whole file, found the
+// fileFacts are answers to questions about a whole file, each found the
 // first time it is asked: most files never ask, and most questions can be
-// answered from where a name occurs, not from every token.
-type fileFact uint8
+// answered from where a name occurs, not from every token. The parts of a
+// split walk (split.go) share them, so they are safe for concurrent use.
+type fileFacts struct {
+	archDefined fileFact // the file #defines __CUDA_ARCH__ (see definesArchItself)
+	cgUse       fileFact // see usesCG
+	warpCode    fileFact // see usesWarps
+	fp8         fileFact // see fileNamesFP8
+	// defined holds the names of the functions the file defines (see
+	// definesFunction), once definedDone is set.
+	definedMu   sync.Mutex
+	definedDone atomic.Bool
+	defined     map[string]bool
+}
+
+// fileFact is one yes-or-no answer of fileFacts.
+type fileFact struct {
+	mu    sync.Mutex
+	state atomic.Uint32 // 0 not known yet, 1 yes, 2 no
+}
 
 // get returns the answer, calling find to get it the first time.
 func (f *fileFact) get(find func() bool) bool {
-	if *f == 0 {
-		*f = 2
-		if find() {
-			*f = 1
+	s := f.state.Load()
+	if s == 0 {
+		f.mu.Lock()
+		if s = f.state.Load(); s == 0 {
+			s = 2
+			if find() {
+				s = 1
+			}
+			f.state.Store(s)
 		}
+		f.mu.Unlock()
 	}
-	return *f == 1
+	return s == 1
 }
 
 // anyIdent reports whether is holds for some identifier of the file.
@@ -354,9 +380,21 @@ func (t *translator) lookupIdent(b []byte) (hipmap.Entry, bool) {
 
 // run walks the significant tokens once, left to right.
 func (t *translator) run() {
+	t.start()
+	t.runRange(0, len(t.toks))
+}
+
+// start sets up what the walk needs before its first token.
+func (t *translator) start() {
 	t.wave.init(t)
 	t.insertAt = t.findInsertPoint()
-	for k := 0; k < len(t.toks); {
+}
+
+// runRange walks the significant tokens from k while k < end, and returns
+// where it stopped: end, or beyond it when a construct started before end
+// reaches past it.
+func (t *translator) runRange(k, end int) int {
+	for k < end {
 		tk := t.tok(k)
 		if tk.Directive && tk.Kind == lex.Punct && t.is(k, "#") {
 			k = t.directive(k)
@@ -386,6 +424,7 @@ func (t *translator) run() {
 		}
 		k++
 	}
+	return k
 }
 
 // directive handles a preprocessor line starting at the '#' at k and

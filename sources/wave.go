@@ -19,15 +19,25 @@ const (
 // waveState is what the translator knows about warp-level code in one file.
 type waveState struct {
 	wide bool
-	// warpCode tells whether the file uses warp intrinsics at all: the
-	// literal patterns (& 31, % 32, loops from 16) only matter then (see
-	// usesWarps).
-	warpCode fileFact
-	// fp8 tells whether the file names FP8 types, so that 448 may be an
-	// e4m3 bound (see fileNamesFP8).
-	fp8 fileFact
 	// narrow holds 32-bit variables that hold widened ballots (wide mode).
 	narrow map[string]bool
+	// missed lists the names isNarrow answered no for, when track is
+	// set: a part of a split walk (see split.go) answers for its own
+	// widenings only, and is valid only if the parts before it widened
+	// none of these.
+	missed []string
+	track  bool
+}
+
+// isNarrow reports whether the variable name was widened to hold a ballot.
+func (w *waveState) isNarrow(name string) bool {
+	if w.narrow[name] {
+		return true
+	}
+	if w.track {
+		w.missed = append(w.missed, name)
+	}
+	return false
 }
 
 // warpIntrinsics are the CUDA warp-level functions, with the helper or
@@ -53,9 +63,18 @@ func (w *waveState) init(t *translator) {
 
 // usesWarps reports whether the file names a warp intrinsic or
 // warpSize anywhere, looking at its identifiers the first time it is
-// asked (files without the literals it matters for never pay).
+// asked (files without the literals it matters for never pay). The names
+// are special names (see specialNames), so only identifiers marked Known
+// can be one.
 func (t *translator) usesWarps() bool {
-	return t.wave.warpCode.get(func() bool { return t.anyIdent(isWarpName) })
+	return t.facts.warpCode.get(func() bool {
+		for _, tk := range t.toks {
+			if tk.Known && isWarpName(t.src[tk.Start:tk.End]) {
+				return true
+			}
+		}
+		return false
+	})
 }
 
 // isWarpName reports whether b names a warp intrinsic or warpSize.
@@ -71,7 +90,7 @@ func isWarpName(b []byte) bool {
 // type. It is asked only when a literal 448 occurs, rarely, so it looks
 // at the whole file then instead of at every identifier in advance.
 func (t *translator) fileNamesFP8() bool {
-	return t.wave.fp8.get(func() bool { return mayNameFP8(t.src) && t.anyIdent(namesFP8) })
+	return t.facts.fp8.get(func() bool { return mayNameFP8(t.src) && t.anyIdent(namesFP8) })
 }
 
 // warpInitial holds the letters that follow "__" in warpIntrinsics.
@@ -259,7 +278,7 @@ func (t *translator) bitCall(k int, name string) int {
 		return k + 1
 	}
 	arg := t.span(open+1, close-1)
-	wideArg := strings.Contains(arg, "__ballot(") && !strings.Contains(arg, "hipgen_") || t.wave.wide && (t.wave.narrow[arg] || strings.Contains(arg, "__ballot_sync") || strings.Contains(arg, "__activemask"))
+	wideArg := strings.Contains(arg, "__ballot(") && !strings.Contains(arg, "hipgen_") || t.wave.wide && (t.wave.isNarrow(arg) || strings.Contains(arg, "__ballot_sync") || strings.Contains(arg, "__activemask"))
 	if !wideArg {
 		if strings.Contains(arg, "__ballot_sync") || strings.Contains(arg, "__activemask") {
 			t.report(k, diag.Note, checkWaveLogical, name+" on a ballot mask: kept the 32-bit form; ballots are 32-lane logical warp masks")
