@@ -16,6 +16,7 @@ import (
 
 	"github.com/hipgen/hipgen/builder"
 	"github.com/hipgen/hipgen/diag"
+	"github.com/hipgen/hipgen/internal/assist"
 	"github.com/hipgen/hipgen/internal/lazyre"
 	"github.com/hipgen/hipgen/internal/rootpath"
 	"github.com/hipgen/hipgen/manifest"
@@ -368,14 +369,16 @@ func walkSources(fs *projectFS, abs, outAbs string, inside bool, found func(rel 
 	var (
 		mu   sync.Mutex
 		errs []walkError
-		wg   sync.WaitGroup
+		// Each directory is read by a goroutine of its own, or by a
+		// worker that takes it first (see translateTree): the largest
+		// files, which take longest, are found sooner that way.
+		g assist.Group
 		// Directories open at once are bounded; goroutines waiting
 		// for a turn hold no file descriptor.
 		turn = make(chan struct{}, 4*runtime.GOMAXPROCS(0))
 	)
 	var walk func(dir string)
 	walk = func(dir string) {
-		defer wg.Done()
 		turn <- struct{}{}
 		entries, err := readDirEntries(dir)
 		if err != nil {
@@ -393,8 +396,7 @@ func walkSources(fs *projectFS, abs, outAbs string, inside bool, found func(rel 
 					rel, _ := filepath.Rel(fs.root, p)
 					fs.inside.MarkInside(rel)
 				}
-				wg.Add(1)
-				go walk(p)
+				g.Go(func() { walk(p) })
 				continue
 			}
 			if !cudaExts(filepath.Ext(p)) {
@@ -420,9 +422,8 @@ func walkSources(fs *projectFS, abs, outAbs string, inside bool, found func(rel 
 		}
 		<-turn
 	}
-	wg.Add(1)
 	walk(abs)
-	wg.Wait()
+	g.Wait()
 	if len(errs) > 0 {
 		return slices.MinFunc(errs, func(a, b walkError) int { return strings.Compare(a.path, b.path) }).err
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/hipgen/hipgen/builder"
 	"github.com/hipgen/hipgen/diag"
+	"github.com/hipgen/hipgen/internal/assist"
 	"github.com/hipgen/hipgen/internal/rootpath"
 	"github.com/hipgen/hipgen/internal/sysfile"
 	"github.com/hipgen/hipgen/sources"
@@ -106,6 +107,10 @@ func (t *treeTranslation) start(n int) {
 			// output is made in the last one's.
 			var buf, outBuf []byte
 			for {
+				// Parts of other jobs (a directory of the walk, a
+				// chunk of a large file) come before the next file.
+				for assist.Help() {
+				}
 				t.mu.Lock()
 				for len(t.queue) == 0 && !(t.fed && t.pending == 0) {
 					t.more.Wait()
