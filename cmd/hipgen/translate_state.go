@@ -94,7 +94,9 @@ func loadTranslateState(outAbs string) translateState {
 // file, in parallel), so the state is read again and written under an
 // exclusive lock on the output directory, keeping what the others recorded;
 // sources that no longer exist are dropped.
-func updateTranslateState(tree *builder.Tree, root, outAbs string, loaded translateState, updates map[string]fileState) error {
+// updates holds this run's states, and records each one's encoding (see
+// encodeRecord), which the workers made.
+func updateTranslateState(tree *builder.Tree, root, outAbs string, loaded translateState, updates map[string]fileState, records map[string][]byte) error {
 	if err := os.MkdirAll(outAbs, 0o755); err != nil {
 		return err
 	}
@@ -127,42 +129,62 @@ func updateTranslateState(tree *builder.Tree, root, outAbs string, loaded transl
 	if !changed && s.read != (sysfile.Stamp{}) {
 		return nil
 	}
-	_, err = tree.Write(translateStateFile, encodeState(s.Files))
+	_, err = tree.Write(translateStateFile, encodeState(s.Files, records))
 	return err
 }
 
 // encodeState writes the state file; the tree writes it like the outputs:
 // a state file torn by a crash reads as empty, which costs one full
-// translation and nothing else.
-func encodeState(files map[string]fileState) []byte {
+// translation and nothing else. records may hold, by path, what
+// encodeRecord made of files' entries already.
+func encodeState(files map[string]fileState, records map[string][]byte) []byte {
 	paths := make([]string, 0, len(files))
-	for p := range files {
+	size := len(stateHeader) + len(stateFormat) + binary.MaxVarintLen64
+	for p, f := range files {
 		paths = append(paths, p)
+		if r, ok := records[p]; ok {
+			size += len(r)
+		} else {
+			size += f.encodedSize(p)
+		}
 	}
 	slices.Sort(paths)
-	// The buffer is made big enough at once: each number takes at
-	// most binary.MaxVarintLen64 bytes.
-	const num = binary.MaxVarintLen64
-	size := len(stateHeader) + len(stateFormat) + num
-	for p, f := range files {
-		size += 7*num + len(p) + len(f.Key) + len(f.OutHash) + 3*num
-		for _, list := range [][]string{f.Includes, f.Local} {
-			for _, s := range list {
-				size += num + len(s)
-			}
-		}
-		for _, d := range f.Diags {
-			size += 6*num + len(d.File) + len(d.Message) + len(d.Check)
-		}
-	}
 	e := stateEncoder{buf: make([]byte, 0, size)}
 	e.buf = append(append(e.buf, stateHeader...), stateFormat...)
 	e.uint(uint64(len(paths)))
 	for _, p := range paths {
+		if r, ok := records[p]; ok {
+			e.buf = append(e.buf, r...)
+			continue
+		}
 		e.str(p)
 		files[p].encode(&e, p)
 	}
 	return e.buf
+}
+
+// encodeRecord returns the entry of path in the state file, recording f.
+func encodeRecord(path string, f fileState) []byte {
+	e := stateEncoder{buf: make([]byte, 0, f.encodedSize(path))}
+	e.str(path)
+	f.encode(&e, path)
+	return e.buf
+}
+
+// encodedSize returns the most bytes encode and the path before it take:
+// each number takes at most binary.MaxVarintLen64.
+func (f fileState) encodedSize(path string) int {
+	const num = binary.MaxVarintLen64
+	size := 8*num + len(path) + len(f.Key) + len(f.OutHash) + 3*num
+	for _, list := range [][]string{f.Includes, f.Local} {
+		for _, s := range list {
+			size += num + len(s)
+		}
+	}
+	for _, d := range f.Diags {
+		size += 6*num + len(d.File) + len(d.Message) + len(d.Check)
+	}
+	return size
 }
 
 // encode writes the key, the output hash, the output's stamp, the source

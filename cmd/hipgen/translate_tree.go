@@ -30,7 +30,10 @@ type translateJob struct {
 	stats sources.Stats
 	// text is the diagnostics as text lines, formatted by the worker
 	// (for --format text), so that printing them all is one write.
-	text    []byte
+	text []byte
+	// record is the state's entry for the file (see encodeRecord),
+	// also made by the worker.
+	record  []byte
 	skipped bool // unchanged since the last run: diagnostics replayed
 	stale   bool // --check: the output is missing or differs
 	written bool
@@ -122,8 +125,13 @@ func (t *treeTranslation) start(n int) {
 				j := heap.Pop(&t.queue).(*translateJob)
 				t.mu.Unlock()
 				buf, outBuf = t.translate(j, buf, outBuf)
-				if t.formatText && j.err == nil {
-					j.text = diag.AppendText(nil, j.state.Diags)
+				if j.err == nil {
+					if t.formatText {
+						j.text = diag.AppendText(nil, j.state.Diags)
+					}
+					if !t.check && !j.skipped {
+						j.record = encodeRecord(j.rel, j.state)
+					}
 				}
 				t.mu.Lock()
 				t.pending--
@@ -406,18 +414,31 @@ func translateTree(e *env, o *translateFlags, tt *treeTranslation, feed func(fou
 		defer close(saved)
 		if !o.check {
 			updates := make(map[string]fileState, len(jobs))
+			records := make(map[string][]byte, len(jobs))
 			for _, j := range jobs {
 				updates[j.rel] = j.state
+				if j.record != nil {
+					records[j.rel] = j.record
+				}
 			}
-			saveErr = updateTranslateState(tt.tree, root, outAbs, state, updates) // start made the tree
+			saveErr = updateTranslateState(tt.tree, root, outAbs, state, updates, records) // start made the tree
 		}
 	}()
-	var all []diag.Diagnostic
 	var stale []string
 	written, skipped := 0, 0
 	mapped := map[string]int{}
+	// Each file's diagnostics are sorted (the state keeps them so) and
+	// the jobs come in path order, so all of them in job order are
+	// sorted too unless a file reports on another (an included header):
+	// sorted tells.
+	sorted, hasErrors := true, false
+	var last *diag.Diagnostic
 	for _, j := range jobs {
-		all = append(all, j.state.Diags...)
+		if ds := j.state.Diags; len(ds) > 0 {
+			sorted = sorted && (last == nil || diag.Compare(*last, ds[0]) <= 0) && slices.IsSortedFunc(ds, diag.Compare)
+			last = &ds[len(ds)-1]
+			hasErrors = hasErrors || diag.HasErrors(ds)
+		}
 		if j.skipped {
 			skipped++
 			continue
@@ -432,10 +453,16 @@ func translateTree(e *env, o *translateFlags, tt *treeTranslation, feed func(fou
 			written++
 		}
 	}
+	var all []diag.Diagnostic
+	if !tt.formatText || !sorted || o.stats {
+		for _, j := range jobs {
+			all = append(all, j.state.Diags...)
+		}
+		diag.Sort(all)
+	}
 	var printErr error
-	if tt.formatText && slices.IsSortedFunc(all, diag.Compare) {
-		// Each file's diagnostics are sorted and the files come in
-		// order, so the workers' text is the whole report.
+	if tt.formatText && sorted {
+		// The workers' text is the whole report.
 		n := 0
 		for _, j := range jobs {
 			n += len(j.text)
@@ -448,7 +475,6 @@ func translateTree(e *env, o *translateFlags, tt *treeTranslation, feed func(fou
 			_, printErr = e.Stderr.Write(text)
 		}
 	} else {
-		diag.Sort(all)
 		printErr = printDiags(e, o.format, all, false)
 	}
 	<-saved
@@ -464,7 +490,7 @@ func translateTree(e *env, o *translateFlags, tt *treeTranslation, feed func(fou
 		}
 		return exitFailures
 	}
-	if diag.HasErrors(all) {
+	if hasErrors {
 		return exitFailures
 	}
 	return exitOK
