@@ -98,6 +98,13 @@ func HasErrors(ds []Diagnostic) bool {
 
 // AppendText appends the lines WriteText prints for ds to b.
 func AppendText(b []byte, ds []Diagnostic) []byte {
+	// Room for all of them at once (the numbers, severity and
+	// punctuation take fewer than 40 bytes).
+	n := 0
+	for _, d := range ds {
+		n += len(d.File) + len(d.Message) + len(d.Check) + 40
+	}
+	b = slices.Grow(b, n)
 	for _, d := range ds {
 		b = append(d.appendText(b), '\n')
 	}

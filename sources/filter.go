@@ -139,4 +139,19 @@ func putCode(c lex.Code) {
 func (t *translator) release() {
 	putCode(lex.Code{Tokens: t.toks[:0], Comments: t.comments[:0], Scopes: t.scopes[:0], Brackets: t.br})
 	t.toks, t.comments, t.scopes, t.br = nil, nil, nil, lex.Brackets{}
+	clear(t.edits) // their texts may be large
+	edits := t.edits
+	editPool.Put(&edits)
+	t.edits = nil
+}
+
+// editPool holds edit lists for reuse, like codePool the token buffers.
+var editPool sync.Pool
+
+// getEdits returns an empty edit list with room for n edits.
+func getEdits(n int) []edit {
+	if p, ok := editPool.Get().(*[]edit); ok && cap(*p) >= n {
+		return (*p)[:0]
+	}
+	return make([]edit, 0, n)
 }

@@ -90,7 +90,7 @@ func newTranslator(name string, src []byte, code lex.Code, opts Options) *transl
 	if t.filters != &generatedFilters {
 		lex.Mark(src, t.toks, &t.filters.any.bits) // scan marked them for the default table
 	}
-	t.edits = make([]edit, 0, len(t.toks)/32+8)
+	t.edits = getEdits(len(t.toks)/32 + 8)
 	if t.dropHelperBlocks() {
 		// Positions moved.
 		t.br = lex.Match(t.src, t.toks, t.br)
