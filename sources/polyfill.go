@@ -205,22 +205,17 @@ func minmax(name, typ, op string) polyfill {
 // names is collected in one pass, the first time it is needed.
 func (t *translator) definesFunction(name string) bool {
 	f := t.facts
-	if !f.definedDone.Load() {
-		f.definedMu.Lock()
-		if !f.definedDone.Load() {
-			// A definition is a name after a type, its parameter list
-			// closed right before a '{'.
-			f.defined = map[string]bool{}
-			for _, o := range t.br.BraceAfter {
-				if o >= 2 && t.toks[o-1].Kind == lex.Ident &&
-					(t.toks[o-2].Kind == lex.Ident || t.isByte(int(o-2), '*') || t.isByte(int(o-2), '&') || t.isByte(int(o-2), '>')) {
-					f.defined[string(t.text(int(o-1)))] = true
-				}
+	f.definedOnce.Do(func() {
+		// A definition is a name after a type, its parameter list
+		// closed right before a '{'.
+		f.defined = map[string]bool{}
+		for _, o := range t.br.BraceAfter {
+			if o >= 2 && t.toks[o-1].Kind == lex.Ident &&
+				(t.toks[o-2].Kind == lex.Ident || t.isByte(int(o-2), '*') || t.isByte(int(o-2), '&') || t.isByte(int(o-2), '>')) {
+				f.defined[string(t.text(int(o-1)))] = true
 			}
-			f.definedDone.Store(true)
 		}
-		f.definedMu.Unlock()
-	}
+	})
 	return f.defined[name]
 }
 

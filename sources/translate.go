@@ -5,7 +5,6 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"sync/atomic"
 
 	"github.com/hipgen/hipgen/diag"
 	"github.com/hipgen/hipgen/sources/hipmap"
@@ -171,33 +170,21 @@ type fileFacts struct {
 	warpCode    fileFact // see usesWarps
 	fp8         fileFact // see fileNamesFP8
 	// defined holds the names of the functions the file defines (see
-	// definesFunction), once definedDone is set.
-	definedMu   sync.Mutex
-	definedDone atomic.Bool
+	// definesFunction), once definedOnce has run.
+	definedOnce sync.Once
 	defined     map[string]bool
 }
 
 // fileFact is one yes-or-no answer of fileFacts.
 type fileFact struct {
-	mu    sync.Mutex
-	state atomic.Uint32 // 0 not known yet, 1 yes, 2 no
+	once sync.Once
+	yes  bool
 }
 
 // get returns the answer, calling find to get it the first time.
 func (f *fileFact) get(find func() bool) bool {
-	s := f.state.Load()
-	if s == 0 {
-		f.mu.Lock()
-		if s = f.state.Load(); s == 0 {
-			s = 2
-			if find() {
-				s = 1
-			}
-			f.state.Store(s)
-		}
-		f.mu.Unlock()
-	}
-	return s == 1
+	f.once.Do(func() { f.yes = find() })
+	return f.yes
 }
 
 // anyIdent reports whether is holds for some identifier of the file.
