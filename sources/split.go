@@ -230,20 +230,3 @@ func (t *translator) absorb(p *part) {
 		t.wave.narrow[name] = true
 	}
 }
-
-// findScopes appends to buf what lex.Code.Scopes holds for t.toks, looking
-// at every token (for tokens not straight from the lexer).
-func (t *translator) findScopes(buf []int32) []int32 {
-	for k, tk := range t.toks {
-		switch {
-		case tk.Kind == lex.Ident && (t.is(k, "namespace") || t.is(k, "using")):
-			buf = append(buf, int32(k))
-		case tk.Directive && tk.LineStart && t.isByte(k, '#') && t.tok(k+1).Directive && t.tok(k+1).Kind == lex.Ident:
-			switch string(t.text(k + 1)) {
-			case "if", "ifdef", "ifndef", "elif", "else", "endif":
-				buf = append(buf, int32(k))
-			}
-		}
-	}
-	return buf
-}

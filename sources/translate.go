@@ -93,7 +93,7 @@ func newTranslator(name string, src []byte, code lex.Code, opts Options) *transl
 	if t.dropHelperBlocks() {
 		// Positions moved.
 		t.br = lex.Match(t.src, t.toks, t.br)
-		t.scopes = t.findScopes(t.scopes[:0])
+		t.scopes = lex.FindScopes(t.src, t.toks, t.scopes[:0])
 	}
 	t.maybeWGMMA = bytes.Contains(src, []byte("wgmma"))
 	// A .cu file is a CUDA translation unit: it always needs the runtime.

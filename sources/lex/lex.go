@@ -84,6 +84,25 @@ func Mark(src []byte, toks []Token, names *Names) {
 	}
 }
 
+// FindScopes appends to buf what Code.Scopes holds for toks, code tokens
+// of src, by looking at every token: for tokens Scan did not just make
+// (some left out, so that the indexes moved).
+func FindScopes(src []byte, toks []Token, buf []int32) []int32 {
+	for k, tk := range toks {
+		text := src[tk.Start:tk.End]
+		switch {
+		case tk.Kind == Ident && (string(text) == "namespace" || string(text) == "using"):
+			buf = append(buf, int32(k))
+		case string(text) == "#" && tk.LineStart && tk.Directive && k+1 < len(toks) && toks[k+1].Kind == Ident && toks[k+1].Directive:
+			switch string(src[toks[k+1].Start:toks[k+1].End]) {
+			case "if", "ifdef", "ifndef", "elif", "else", "endif":
+				buf = append(buf, int32(k))
+			}
+		}
+	}
+	return buf
+}
+
 // Tokenize splits src into tokens, appending to buf (which may be nil) to
 // save allocations across calls.
 func Tokenize(src []byte, buf []Token) []Token {

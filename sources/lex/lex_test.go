@@ -320,25 +320,6 @@ func FuzzBrackets(f *testing.F) {
 	f.Fuzz(func(t *testing.T, src string) { checkBrackets(t, src) })
 }
 
-// scopesOf lists what Code.Scopes should hold for toks, tokens of src, by
-// looking at every token.
-func scopesOf(src string, toks []Token) []int32 {
-	var out []int32
-	for k, tk := range toks {
-		text := src[tk.Start:tk.End]
-		switch {
-		case tk.Kind == Ident && (text == "namespace" || text == "using"):
-			out = append(out, int32(k))
-		case text == "#" && tk.LineStart && tk.Directive && k+1 < len(toks) && toks[k+1].Kind == Ident && toks[k+1].Directive:
-			switch src[toks[k+1].Start:toks[k+1].End] {
-			case "if", "ifdef", "ifndef", "elif", "else", "endif":
-				out = append(out, int32(k))
-			}
-		}
-	}
-	return out
-}
-
 func TestScanScopes(t *testing.T) {
 	src := "#if A\nnamespace a { using namespace b; }\n  #  ifdef B // c\n#elif\n#else\n#endif\n" +
 		"#define X using\n/* namespace */ const char *s = \"using\"; int namespaces, usings;\n#endif\n#line 1\n"
@@ -352,7 +333,7 @@ func TestScanScopes(t *testing.T) {
 	if strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("scopes = %q, want %q", got, want)
 	}
-	if w := scopesOf(src, c.Tokens); !slices.Equal(c.Scopes, w) {
+	if w := FindScopes([]byte(src), c.Tokens, nil); !slices.Equal(c.Scopes, w) {
 		t.Errorf("Scopes = %v, the tokens say %v", c.Scopes, w)
 	}
 }
@@ -362,7 +343,7 @@ func TestScanScopes(t *testing.T) {
 func checkScanParallel(t *testing.T, src string) {
 	t.Helper()
 	want := Scan([]byte(src), Code{}, testNames)
-	if w := scopesOf(src, want.Tokens); !slices.Equal(want.Scopes, w) {
+	if w := FindScopes([]byte(src), want.Tokens, nil); !slices.Equal(want.Scopes, w) {
 		t.Fatalf("%q: Scopes = %v, the tokens say %v", src, want.Scopes, w)
 	}
 	for parts := 2; parts <= 5; parts++ {
