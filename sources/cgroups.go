@@ -133,29 +133,87 @@ func (t *translator) usesCG() bool {
 }
 
 // cgMember is a member function of thread_block_tile that a ROCm release
-// lacks: tile.f() becomes hipgen_f(tile).
+// lacks: tile.f() becomes hipgen_f(tile), and tile.f(args) becomes
+// hipgen_f(tile, args).
 type cgMember struct {
 	cuda string // the table's name for the member
+	// args: the member takes arguments (the votes and matches); such a
+	// name is common enough (any, all) that only a call with arguments, in
+	// a file that uses cooperative groups, is rewritten.
+	args bool
 	polyfill
 }
 
 // The block-linear thread rank, as thread_block::thread_rank() computes it.
 const cgBlockRank = "(threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z))"
 
-var cgMembers = map[string]cgMember{
-	"meta_group_rank": {"cooperative_groups::thread_block_tile::meta_group_rank", polyfill{name: "hipgen_cg_meta_group_rank",
-		why:  "the polyfill assumes the tile was partitioned directly from the thread block (tiled_partition<N>(this_thread_block())) and returns the block's thread rank divided by the tile size; for a tile partitioned from another tile it is wrong",
-		code: "template <class Group>\n__device__ static inline unsigned int hipgen_cg_meta_group_rank(const Group& g) { return " + cgBlockRank + " / g.size(); }"}},
-	"meta_group_size": {"cooperative_groups::thread_block_tile::meta_group_size", polyfill{name: "hipgen_cg_meta_group_size",
-		why:  "the polyfill assumes the tile was partitioned directly from the thread block (tiled_partition<N>(this_thread_block())) and returns the number of tiles in the block, rounded up; for a tile partitioned from another tile it is wrong",
-		code: "template <class Group>\n__device__ static inline unsigned int hipgen_cg_meta_group_size(const Group& g) { return (blockDim.x * blockDim.y * blockDim.z + g.size() - 1) / g.size(); }"}},
+// cgVoteWhy is what the vote and match polyfills do, for their notes.
+const cgVoteWhy = "the polyfill combines the ranks' values with shfl_xor of width N over a thread_block_tile<N> " +
+	"(log2 N steps, the same on 64- and 32-wide wavefronts) and shuffles from each rank in turn over any other group; " +
+	"masks are 32-bit, bit i for rank i, as CUDA's (ranks past 31 of a wavefront-wide coalesced_group have no bit); like CUDA's, every thread of the group must call it"
+
+// cgMatchWhy is cgVoteWhy for match_any and match_all.
+const cgMatchWhy = "the polyfill shuffles each rank's value to every thread of the group (N shuffles) and compares the bits, " +
+	"as CUDA does; masks are 32-bit, bit i for rank i (ranks past 31 of a wavefront-wide coalesced_group have no bit); like CUDA's, every thread of the group must call it"
+
+// cgTileVote is a vote over a tile (butterfly steps, so every lane ends
+// with the same value) and, less specialised, over any group with
+// rank-addressed shfl (a coalesced_group).
+func cgTileVote(name, typ, start, op, generic string) string {
+	return "template <template <unsigned int, class...> class Tile, unsigned int N, class... P>\n" +
+		"__device__ static inline " + typ + " hipgen_cg_" + name + "(const Tile<N, P...>& g, int pred) {\n" +
+		"  " + typ + " v = " + start + ";\n" +
+		"  for (unsigned int i = 1; i < N; i *= 2) v " + op + "= g.shfl_xor(v, i);\n" +
+		"  return v;\n}\n" +
+		"template <class Group>\n" +
+		"__device__ static inline " + typ + " hipgen_cg_" + name + "(const Group& g, int pred) {\n" +
+		generic + "\n}"
 }
 
-// cgMemberCall rewrites recv.name() or recv->name() at k, where name is a
-// tile member the target ROCm lacks, into a call of its polyfill.
+// cgMatchLoop is the loop of the match polyfills: m gets bit i where rank
+// i's value has the same bits as v.
+const cgMatchLoop = `  typedef typename std::conditional<sizeof(T) == 8, unsigned long long, unsigned int>::type U;
+  static_assert(sizeof(T) == sizeof(U), "match_any and match_all take 32- and 64-bit values");
+  unsigned int m = 0;
+  bool same = true;
+  for (unsigned int i = 0; i < g.size(); ++i) {
+    bool eq = __builtin_bit_cast(U, g.shfl(v, (int)i)) == __builtin_bit_cast(U, v);
+    same = same && eq;
+    if (i < 32) m |= (unsigned int)eq << i;
+  }`
+
+var cgMembers = map[string]cgMember{
+	"meta_group_rank": {"cooperative_groups::thread_block_tile::meta_group_rank", false, polyfill{name: "hipgen_cg_meta_group_rank",
+		why:  "the polyfill assumes the tile was partitioned directly from the thread block (tiled_partition<N>(this_thread_block())) and returns the block's thread rank divided by the tile size; for a tile partitioned from another tile it is wrong",
+		code: "template <class Group>\n__device__ static inline unsigned int hipgen_cg_meta_group_rank(const Group& g) { return " + cgBlockRank + " / g.size(); }"}},
+	"meta_group_size": {"cooperative_groups::thread_block_tile::meta_group_size", false, polyfill{name: "hipgen_cg_meta_group_size",
+		why:  "the polyfill assumes the tile was partitioned directly from the thread block (tiled_partition<N>(this_thread_block())) and returns the number of tiles in the block, rounded up; for a tile partitioned from another tile it is wrong",
+		code: "template <class Group>\n__device__ static inline unsigned int hipgen_cg_meta_group_size(const Group& g) { return (blockDim.x * blockDim.y * blockDim.z + g.size() - 1) / g.size(); }"}},
+	"ballot": {"cooperative_groups::thread_block_tile::ballot", true, polyfill{name: "hipgen_cg_ballot", why: cgVoteWhy,
+		code: cgTileVote("ballot", "unsigned int", "pred ? 1u << g.thread_rank() : 0u", "|",
+			"  unsigned int v = 0;\n  for (unsigned int i = 0; i < g.size(); ++i) {\n    int p = g.shfl(pred ? 1 : 0, (int)i);\n    if (i < 32) v |= (unsigned int)(p != 0) << i;\n  }\n  return v;")}},
+	"any": {"cooperative_groups::thread_block_tile::any", true, polyfill{name: "hipgen_cg_any", why: cgVoteWhy,
+		code: cgTileVote("any", "int", "pred != 0", "|",
+			"  int v = 0;\n  for (unsigned int i = 0; i < g.size(); ++i) v |= g.shfl(pred != 0 ? 1 : 0, (int)i);\n  return v;")}},
+	"all": {"cooperative_groups::thread_block_tile::all", true, polyfill{name: "hipgen_cg_all", why: cgVoteWhy,
+		code: cgTileVote("all", "int", "pred != 0", "&",
+			"  int v = 1;\n  for (unsigned int i = 0; i < g.size(); ++i) v &= g.shfl(pred != 0 ? 1 : 0, (int)i);\n  return v;")}},
+	"match_any": {"cooperative_groups::thread_block_tile::match_any", true, polyfill{name: "hipgen_cg_match_any", why: cgMatchWhy,
+		code: "template <class Group, class T>\n__device__ static inline unsigned int hipgen_cg_match_any(const Group& g, T v) {\n" + cgMatchLoop + "\n  return m;\n}"}},
+	"match_all": {"cooperative_groups::thread_block_tile::match_all", true, polyfill{name: "hipgen_cg_match_all", why: cgMatchWhy,
+		code: "template <class Group, class T>\n__device__ static inline unsigned int hipgen_cg_match_all(const Group& g, T v, int& pred) {\n" + cgMatchLoop +
+			"\n  pred = same;\n  return same ? (g.size() >= 32 ? 0xffffffffu : (1u << g.size()) - 1) : 0u;\n}"}},
+}
+
+// cgMemberCall rewrites recv.name() or recv->name() at k (recv.name(args)
+// for a member that takes arguments), where name is a group member the
+// target ROCm lacks, into a call of its polyfill.
 func (t *translator) cgMemberCall(k int, name string) bool {
 	m, ok := cgMembers[name]
-	if !ok || !(t.is(k-1, ".") || t.is(k-1, "->")) || !t.is(k+1, "(") || !t.is(k+2, ")") {
+	if !ok || !(t.is(k-1, ".") || t.is(k-1, "->")) || !t.is(k+1, "(") || t.is(k+2, ")") != !m.args {
+		return false
+	}
+	if m.args && !t.usesCG() {
 		return false
 	}
 	if e, ok := t.tbl.Identifier(m.cuda, t.ver); ok && e.Available(t.ver) {
@@ -165,14 +223,26 @@ func (t *translator) cgMemberCall(k int, name string) bool {
 	if start < 0 {
 		return false
 	}
+	switch string(t.text(start)) {
+	case "threadIdx", "blockIdx", "blockDim", "gridDim":
+		return false
+	}
 	open := m.name + "("
 	if t.is(k-1, "->") {
 		open += "*"
 	}
 	t.insert(int(t.tok(start).Start), open)
-	t.edits = append(t.edits, edit{int(t.tok(k - 1).Start), int(t.tok(k + 2).End), ")"})
+	if m.args {
+		t.edits = append(t.edits, edit{int(t.tok(k - 1).Start), int(t.tok(k + 1).End), ", "})
+	} else {
+		t.edits = append(t.edits, edit{int(t.tok(k - 1).Start), int(t.tok(k + 2).End), ")"})
+	}
 	t.addPolyfill(m.cuda, int(t.tok(start).Start))
-	t.report(k, diag.Note, "polyfill", "thread_block_tile::"+name+"() became "+m.name+": the target ROCm lacks it; "+m.why)
+	what := "thread_block_tile::" + name + "()"
+	if m.args {
+		what = name + "() of a cooperative group"
+	}
+	t.report(k, diag.Note, "polyfill", what+" became "+m.name+": the target ROCm lacks it; "+m.why)
 	return true
 }
 

@@ -211,9 +211,14 @@ func (t *translator) special(k int, b []byte) (next int, handled bool) {
 		return t.namespaceDecl(k), true
 	case spCGMember:
 		if t.cgMemberCall(k, s) {
+			if cgMembers[s].args {
+				return k + 2, true
+			}
 			return k + 3, true
 		}
-		return k + 1, true
+		if !cgMembers[s].args {
+			return k + 1, true
+		}
 	case spCGShuffle:
 		if t.cgShuffleCall(k, s) {
 			return k + 2, true
