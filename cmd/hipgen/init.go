@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
+	"github.com/hipgen/hipgen/archdetect"
 	"io/fs"
 	"os"
 	"path"
@@ -104,7 +105,9 @@ func runInit(e *env, force bool, name string) int {
 			lib = append(lib, f)
 		}
 	}
-	src := starterManifest(name, lib, cuhs, mains)
+	h := archdetect.RealHost()
+	h.Getenv = e.Getenv
+	src := starterManifest(name, lib, cuhs, mains, starterArchs(h, archdetect.CUDA), starterArchs(h, archdetect.ROCm))
 	if _, err := manifest.LoadSource(e.Dir, manifest.FileName, src); err != nil {
 		return e.errorf(exitUsage, "init: the starter manifest does not validate, nothing written:\n%v", err)
 	}
@@ -131,13 +134,63 @@ func sanitizeName(s string) string {
 	return b.String()
 }
 
-func starterManifest(name string, lib, hdrs, mains []string) []byte {
+// starterDefaults are the architectures a starter manifest names: the
+// data-center GPUs of the last two generations.
+var starterDefaults = map[archdetect.Backend][]string{
+	archdetect.CUDA: {"sm_80", "sm_90"},
+	archdetect.ROCm: {"gfx90a", "gfx942"},
+}
+
+// archLine is one backend's line of the starter manifest: its defaults
+// that the installed compiler builds (all of them when there is none to
+// ask), and a comment naming those it cannot, so that the first build
+// does not fail on them.
+type archLine struct {
+	archs   []string
+	comment string
+}
+
+func starterArchs(h archdetect.Host, b archdetect.Backend) archLine {
+	want := starterDefaults[b]
+	tc, err := archdetect.FindToolchain(h, b)
+	if err != nil {
+		return archLine{archs: want}
+	}
+	var ok, left []string
+	for _, a := range want {
+		if archdetect.CheckToolchain(h, b, []string{a}) == nil {
+			ok = append(ok, a)
+		} else {
+			left = append(left, a)
+		}
+	}
+	if len(ok) == 0 {
+		return archLine{archs: want, comment: fmt.Sprintf("the installed %s builds none of these; install a newer toolkit or choose from: %s", tc, strings.Join(tc.Archs, " "))}
+	}
+	if len(left) == 0 {
+		return archLine{archs: ok}
+	}
+	return archLine{archs: ok, comment: fmt.Sprintf("%s left out: the installed %s does not build for it", strings.Join(left, ", "), tc)}
+}
+
+func (l archLine) write(b *bytes.Buffer, key string) {
+	if l.comment != "" {
+		fmt.Fprintf(b, "  // %s.\n", l.comment)
+	}
+	q := make([]string, len(l.archs))
+	for i, a := range l.archs {
+		q[i] = quote(a)
+	}
+	fmt.Fprintf(b, "  %s: { archs: [%s] },\n", key, strings.Join(q, ", "))
+}
+
+func starterManifest(name string, lib, hdrs, mains []string, cuda, rocm archLine) []byte {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "// hipgen manifest, written by 'hipgen init'. Edit freely: see the README's\n// manifest reference. 'hipgen manifest' prints what this evaluates to.\n{\n")
 	fmt.Fprintf(&b, "  name: %s,\n", quote(name))
 	fmt.Fprintf(&b, "  // Used when no architecture is set (flags, environment) or detected.\n")
-	fmt.Fprintf(&b, "  cuda: { archs: ['sm_80', 'sm_90'] },\n")
-	fmt.Fprintf(&b, "  rocm: { archs: ['gfx90a', 'gfx942'] },\n")
+	cuda.write(&b, "cuda")
+	rocm.write(&b, "rocm")
 	fmt.Fprintf(&b, "  translate: { out: 'hip' },\n")
 	fmt.Fprintf(&b, "  targets: [\n")
 	var incs []string
