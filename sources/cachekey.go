@@ -31,6 +31,12 @@ func CacheKey(name string, src []byte, opts Options) string {
 	for _, l := range opts.LocalIncludes {
 		fmt.Fprintf(&h, "%s\x00", l)
 	}
+	if len(opts.MissingLibraries) > 0 {
+		fmt.Fprintf(&h, "missing\x00")
+		for _, l := range opts.MissingLibraries {
+			fmt.Fprintf(&h, "%s\x00", l)
+		}
+	}
 	head := contenthash.Sum64(h.Bytes(), 0)
 	return fmt.Sprintf("%016x%016x", head, contenthash.Sum64(src, head))
 }

@@ -13,6 +13,7 @@ var Checks = []struct{ Name, Meaning string }{
 	{"inline-asm", "inline PTX assembly"},
 	{"launch", "a kernel launch that --launch=ggl could not rewrite"},
 	{"libcuxx", "libcu++ (cuda::std) mapped to the standard library"},
+	{"missing-library", "a header of a ROCm library (hipCUB, rocThrust, hipBLAS, ...) that the installed ROCm lacks"},
 	{"polyfill", "a CUDA function HIP lacks, replaced by a hipgen_ definition"},
 	{"texture-reference", "texture references (use texture objects)"},
 	{"unsupported-api", "a CUDA API with no HIP equivalent in the target ROCm"},

@@ -61,6 +61,8 @@ func loadGoldens(t *testing.T) []golden {
 				g.opts.Wave = Wave(v)
 			case "local":
 				g.opts.LocalIncludes = strings.Fields(v)
+			case "missing-libraries":
+				g.opts.MissingLibraries = strings.Fields(v)
 			case "rocm":
 				ver, err := hipmap.ParseVersion(v)
 				if err != nil {

@@ -198,12 +198,15 @@ func (t *translator) include(k int) {
 			}
 			t.runtimeIncludes = append(t.runtimeIncludes, k)
 		}
+		hip := p
 		if e.Renames() {
+			hip = e.HIP
 			t.replace(pk, delimit(e.HIP, quoted))
 			if e.HIP != RuntimeHeader {
 				t.count(e)
 			}
 		}
+		t.missingLibrary(pk, p, hip)
 		// HIP's own device headers (cooperative groups, fp16, ...) need
 		// hip_runtime.h before them, which CUDA's did not.
 		if needsRuntimeFirst(e.HIP) {

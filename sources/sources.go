@@ -80,6 +80,10 @@ type Options struct {
 	// taken for CUDA headers, whatever their names: a project may well have
 	// its own "cuda_utils.h".
 	LocalIncludes []string
+	// MissingLibraries names the ROCm libraries (Libraries) that the
+	// installation the output is for lacks, sorted: an include of one of
+	// their headers is reported (missing-library). Empty when unknown.
+	MissingLibraries []string
 }
 
 // MarkerPrefix starts the first line of every translated file.

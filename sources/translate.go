@@ -62,6 +62,7 @@ type translator struct {
 	fp8Noted        bool         // the FP8 format warning is given once per file
 	cutlassNoted    bool         // so is the CUTLASS namespace error
 	coalescedNoted  bool         // and the coalesced-group hazard
+	missingNoted    uint32       // and each missing library, by its bit (index in Libraries)
 	nsScopes        []nsScope    // namespace aliases and using-directives, see qualified.go
 	br              lex.Brackets // the brackets of toks paired, see matching and openAround
 	maybeWGMMA      bool         // the bytes "wgmma" occur in the file

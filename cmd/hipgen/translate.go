@@ -159,11 +159,12 @@ func runTranslate(e *env, o *translateFlags, args []string) int {
 	}
 	// The installed ROCm's version is looked up meanwhile too.
 	var ver sources.Version
+	var missing []string
 	var verErr error
 	verDone := make(chan struct{})
 	go func() {
 		defer close(verDone)
-		ver, verErr = rocmVersion(e, o.rocm)
+		ver, missing, verErr = rocmTarget(e, o.rocm)
 	}()
 	if tt != nil {
 		// The sources are translated as they are found.
@@ -176,9 +177,9 @@ func runTranslate(e *env, o *translateFlags, args []string) int {
 		if len(args) > 0 {
 			feed = func(found func(string)) error { return listArgs(fs, args, outAbs, found) }
 		}
-		return translateTree(e, o, tt, feed, includeDirs, opts, func() (sources.Version, error) {
+		return translateTree(e, o, tt, feed, includeDirs, opts, func() (sources.Version, []string, error) {
 			<-verDone
-			return ver, verErr
+			return ver, missing, verErr
 		})
 	}
 	var err error
@@ -190,6 +191,7 @@ func runTranslate(e *env, o *translateFlags, args []string) int {
 		return e.errorf(exitUsage, "translate: %v", verErr)
 	}
 	opts.ROCmVersion = ver
+	opts.MissingLibraries = missing
 	if err != nil {
 		return e.errorf(exitUsage, "translate: %v", err)
 	}
@@ -219,17 +221,48 @@ var hipVersionDefineRe = lazyre.New(`(?m)^#define HIP_VERSION_(MAJOR|MINOR) (\d+
 // hip/hip_version.h, which is what hipconfig --version prints, without
 // starting hipconfig, a Perl script that takes longer than translating a
 // project), else what hipconfig --version says, else hipmap.DefaultROCm.
-func rocmVersion(e *env, flagValue string) (sources.Version, error) {
+// rocmTarget returns the ROCm release to translate for: --rocm-version's,
+// else the installed one's (found through hipconfig), else 5.2. For an
+// installed ROCm whose include directory is known it also returns the
+// libraries (sources.Libraries) that directory lacks, sorted.
+func rocmTarget(e *env, flagValue string) (sources.Version, []string, error) {
 	if flagValue != "" {
-		return hipmap.ParseVersion(flagValue)
+		v, err := hipmap.ParseVersion(flagValue)
+		return v, nil, err
 	}
 	path, err := exec.LookPath("hipconfig")
 	if err != nil {
-		return hipmap.DefaultROCm, nil
+		return hipmap.DefaultROCm, nil, nil
 	}
-	if v, ok := hipVersionHeader(path); ok {
-		return v, nil
+	if v, include, ok := hipVersionHeader(path); ok {
+		return v, missingLibraries(include), nil
 	}
+	v, err := rocmVersionOf(e, path)
+	return v, nil, err
+}
+
+// missingLibraries returns the names of the libraries none of whose
+// marker headers is in the include directory dir.
+func missingLibraries(dir string) []string {
+	var out []string
+	for _, lib := range sources.Libraries {
+		found := false
+		for _, m := range lib.Markers {
+			if fileExists(filepath.Join(dir, filepath.FromSlash(m))) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			out = append(out, lib.Name)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// rocmVersionOf asks hipconfig for its release.
+func rocmVersionOf(e *env, path string) (sources.Version, error) {
 	cmd := exec.Command(path, "--version")
 	cmd.Env = append(append([]string(nil), e.Environ...), "HIP_PLATFORM=amd")
 	out, err := cmd.Output()
@@ -247,14 +280,15 @@ func rocmVersion(e *env, flagValue string) (sources.Version, error) {
 // include/hip/hip_version.h beside the bin directory of hipconfig (whose
 // symbolic links are followed: /opt/rocm/bin/hipconfig may point into
 // /opt/rocm-6.2.0/bin).
-func hipVersionHeader(hipconfig string) (sources.Version, bool) {
+func hipVersionHeader(hipconfig string) (v sources.Version, include string, ok bool) {
 	real, err := filepath.EvalSymlinks(hipconfig)
 	if err != nil {
-		return sources.Version{}, false
+		return sources.Version{}, "", false
 	}
-	data, err := os.ReadFile(filepath.Join(filepath.Dir(filepath.Dir(real)), "include", "hip", "hip_version.h"))
+	include = filepath.Join(filepath.Dir(filepath.Dir(real)), "include")
+	data, err := os.ReadFile(filepath.Join(include, "hip", "hip_version.h"))
 	if err != nil {
-		return sources.Version{}, false
+		return sources.Version{}, "", false
 	}
 	var major, minor string
 	for _, m := range hipVersionDefineRe.Get().FindAllSubmatch(data, -1) {
@@ -265,10 +299,10 @@ func hipVersionHeader(hipconfig string) (sources.Version, bool) {
 		}
 	}
 	if major == "" || minor == "" {
-		return sources.Version{}, false
+		return sources.Version{}, "", false
 	}
-	v, err := hipmap.ParseVersion(major + "." + minor)
-	return v, err == nil
+	v, err = hipmap.ParseVersion(major + "." + minor)
+	return v, include, err == nil
 }
 
 // dirList is a repeatable flag.

@@ -377,17 +377,18 @@ func newTreeTranslation(fs *projectFS, outAbs string, o *translateFlags) *treeTr
 // they reach unless --only) as tt prepared, as they are listed, reports
 // diagnostics and saves the state. The translation starts when version
 // has told the ROCm version to translate for.
-func translateTree(e *env, o *translateFlags, tt *treeTranslation, feed func(found func(string)) error, includeDirs []string, opts sources.Options, version func() (sources.Version, error)) int {
+func translateTree(e *env, o *translateFlags, tt *treeTranslation, feed func(found func(string)) error, includeDirs []string, opts sources.Options, version func() (sources.Version, []string, error)) int {
 	tt.includeDirs = includeDirs
 	root, outAbs := tt.root, tt.outAbs
 	listed := make(chan error, 1)
 	go func() { listed <- feed(tt.add) }()
-	ver, verErr := version()
+	ver, missing, verErr := version()
 	if verErr != nil {
 		tt.feedDone(<-listed)
 		return e.errorf(exitUsage, "translate: %v", verErr)
 	}
 	opts.ROCmVersion = ver
+	opts.MissingLibraries = missing
 	tt.opts = opts
 	tt.start(o.jobs)
 	listErr := <-listed
