@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"os/exec"
+	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -311,17 +312,27 @@ var hipVersionRe = lazyre.New(`HIP version: (\d+)\.(\d+)`)
 
 // newTranslator connects the builder to package sources, translating for
 // the ROCm release the installed hipcc belongs to.
+// The libraries that hipcc's ROCm lacks are reported as translate reports
+// them (missing-library), when its include directory is where hipcc's
+// installation keeps hip/hip_version.h.
 func newTranslator(tcs []*builder.Toolchain) builder.Translator {
 	var v sources.Version
+	var missing []string
 	for _, tc := range tcs {
 		if m := hipVersionRe.Get().FindStringSubmatch(tc.Version); m != nil {
 			v.Major, _ = strconv.Atoi(m[1])
 			v.Minor, _ = strconv.Atoi(m[2])
+			if real, err := filepath.EvalSymlinks(tc.Compiler); err == nil {
+				include := filepath.Join(filepath.Dir(filepath.Dir(real)), "include")
+				if fileExists(filepath.Join(include, "hip", "hip_version.h")) {
+					missing = missingLibraries(include)
+				}
+			}
 		}
 	}
 	return builder.Translator{
 		Translate: func(name string, src []byte, launch string, local []string) ([]byte, []diag.Diagnostic) {
-			return sources.Translate(name, src, sources.Options{ROCmVersion: v, Launch: sources.Launch(launch), SourcePath: name, LocalIncludes: local})
+			return sources.Translate(name, src, sources.Options{ROCmVersion: v, Launch: sources.Launch(launch), SourcePath: name, LocalIncludes: local, MissingLibraries: missing})
 		},
 		OutputPath:     sources.OutputPath,
 		IncludeClosure: sources.IncludeClosure,
