@@ -64,8 +64,8 @@ func filtersFor(tbl *hipmap.Table) *tableFilters {
 	return f
 }
 
-// filters_gen.go holds the table's names and also specialNames, polyfills
-// and floatResults: after changing any of them, run go generate ./sources
+// filters_gen.go holds the table's names and also specialNames and
+// polyfills: after changing any of them, run go generate ./sources
 // (TestGeneratedFilters fails until then). It is made from hipmap's
 // table_gen.go, so hipmap's is generated first ('go generate ./...' visits
 // this package before hipmap).
@@ -73,7 +73,7 @@ func filtersFor(tbl *hipmap.Table) *tableFilters {
 //go:generate go test -run ^TestGeneratedFilters$ -update-generated .
 
 // buildFilters builds the filters of a table from its entries, with the
-// translator's own names (specialNames, polyfills, floatResults).
+// translator's own names (specialNames, polyfills).
 func buildFilters(entries iter.Seq[hipmap.Entry]) *tableFilters {
 	f := &tableFilters{}
 	addTail := func(q string) {
@@ -96,9 +96,6 @@ func buildFilters(entries iter.Seq[hipmap.Entry]) *tableFilters {
 	for q := range polyfills {
 		f.any.add(q)
 		addTail(q)
-	}
-	for n := range floatResults {
-		f.any.add(n)
 	}
 	return f
 }

@@ -3,7 +3,7 @@
 package sources
 
 // generatedFilters are buildFilters(hipmap.Default().All()), the filters
-// of the default table, specialNames, polyfills and floatResults.
+// of the default table, specialNames and polyfills.
 var generatedFilters = tableFilters{
 	names: nameFilter{bits: [...]uint64{
 		0x0001000000000020, 0x8000002000000800, 0x0000008080100000, 0x0b30900000a14020,

@@ -206,7 +206,7 @@ func (t *translator) include(k int) {
 				t.count(e)
 			}
 		}
-		t.missingLibrary(pk, p, hip)
+		t.missingLibrary(pk, hip)
 		// HIP's own device headers (cooperative groups, fp16, ...) need
 		// hip_runtime.h before them, which CUDA's did not.
 		if needsRuntimeFirst(e.HIP) {

@@ -54,24 +54,19 @@ func libraryOf(p string) int {
 	return -1
 }
 
-// missingLibrary reports the first include, at token pk, of a header of a
-// library that the ROCm installation translated for lacks
-// (Options.MissingLibraries), once per library and file. cuda is the header
-// the CUDA source named; hip the one the translation includes.
-func (t *translator) missingLibrary(pk int, cuda, hip string) {
+// missingLibrary reports an include, at token pk, of a header of a library
+// that the ROCm installation translated for lacks
+// (Options.MissingLibraries): once per library and file, at the first. hip
+// is the header the translation includes.
+func (t *translator) missingLibrary(pk int, hip string) {
 	if len(t.opts.MissingLibraries) == 0 {
 		return
 	}
 	i := libraryOf(hip)
-	if i < 0 || t.missingNoted&(1<<i) != 0 || !slices.Contains(t.opts.MissingLibraries, Libraries[i].Name) {
+	if i < 0 || !slices.Contains(t.opts.MissingLibraries, Libraries[i].Name) {
 		return
 	}
-	t.missingNoted |= 1 << i
 	lib := &Libraries[i]
-	what := "#include <" + hip + ">"
-	if cuda != hip {
-		what = "#include <" + cuda + "> became <" + hip + ">, which"
-	}
-	t.report(pk, diag.Warning, "missing-library", what+" is "+lib.Name+"'s, and the installed ROCm "+t.ver.String()+
-		" has no "+lib.Name+" (no "+strings.Join(lib.Markers, " or ")+" in its include directory): the file cannot compile with it until "+lib.Name+" is installed (reported at the first of the file's "+lib.Name+" includes)")
+	t.report(pk, diag.Warning, "missing-library", "the file includes headers of "+lib.Name+", which the installed ROCm "+t.ver.String()+
+		" lacks (no "+strings.Join(lib.Markers, " or ")+" in its include directory): it cannot compile with that ROCm until "+lib.Name+" is installed"+oncePerFile)
 }

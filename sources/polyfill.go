@@ -1,6 +1,7 @@
 package sources
 
 import (
+	"fmt"
 	"sort"
 	"strings"
 
@@ -28,6 +29,12 @@ type polyfill struct {
 	overload bool
 	// typ: the name is a type, used without a call.
 	typ bool
+	// replaces: the polyfill stands in for the table's mapping to this HIP
+	// name, which exists but behaves differently (hip_bfloat16's explicit
+	// constructor from float).
+	replaces string
+	// deps are the keys of polyfills the definition uses, written before it.
+	deps []string
 }
 
 // hipVersionAtLeast55 is true on ROCm 5.5 and later, where HIP has the
@@ -82,14 +89,16 @@ var polyfills = map[string]polyfill{
 	"ullmax":    minmax("ullmax", "unsigned long long", ">"),
 	"atomicMax": {name: "hipgen_atomicmax_i64", overload: true, why: "ROCm 5.2 has no atomicMax for signed 64-bit integers; a compare-and-swap loop stands in", code: atomicMinMax64("max", ">=")},
 	"atomicMin": {name: "hipgen_atomicmin_i64", overload: true, why: "ROCm 5.2 has no atomicMin for signed 64-bit integers; a compare-and-swap loop stands in", code: atomicMinMax64("min", "<=")},
-	"__hmax": {name: "hipgen_hmax", why: "ROCm before 5.5 has no __hmax", code: `__device__ static inline __half hipgen_hmax(__half a, __half b) {
+	"__hmax": {name: "hipgen_hmax", why: "ROCm before 5.5 has no __hmax", code: `template <class H>
+__device__ static inline H hipgen_hmax(H a, H b) {
 #if ` + hipVersionAtLeast55 + `
   return __hmax(a, b);
 #else
   return __hisnan(a) ? b : __hisnan(b) ? a : __hgt(a, b) ? a : b;
 #endif
 }`},
-	"__hmin": {name: "hipgen_hmin", why: "ROCm before 5.5 has no __hmin", code: `__device__ static inline __half hipgen_hmin(__half a, __half b) {
+	"__hmin": {name: "hipgen_hmin", why: "ROCm before 5.5 has no __hmin", code: `template <class H>
+__device__ static inline H hipgen_hmin(H a, H b) {
 #if ` + hipVersionAtLeast55 + `
   return __hmin(a, b);
 #else
@@ -102,20 +111,109 @@ var polyfills = map[string]polyfill{
 	dynamicSharedAligned: dynamicSharedMacro,
 	"nv_bfloat162":       bfloat162,
 	"__nv_bfloat162":     bfloat162,
+	"nv_bfloat16":        bfloat16,
+	"__nv_bfloat16":      bfloat16,
 	"__bfloat162float": {name: "hipgen_bfloat162float", why: "ROCm before 5.7 has only the hip_bfloat16 class, which converts to float", code: `template <class B>
 __host__ __device__ static inline float hipgen_bfloat162float(B b) { return static_cast<float>(b); }`},
-	"__float2bfloat16": {name: "hipgen_float2bfloat16", why: "ROCm before 5.7 has only the hip_bfloat16 class, which is built from a float", code: `__host__ __device__ static inline hip_bfloat16 hipgen_float2bfloat16(float f) { return hip_bfloat16(f); }`},
+	"__float2bfloat16": {name: "hipgen_float2bfloat16", why: "ROCm before 5.7 has only the hip_bfloat16 class, which is built from a float", deps: []string{"__nv_bfloat16"},
+		code: `__host__ __device__ static inline hipgen_bfloat16 hipgen_float2bfloat16(float f) { return hipgen_bfloat16(f); }`},
 }
+
+// bfloat16 stands in for CUDA's __nv_bfloat16 before ROCm 5.7, whose
+// hip_bfloat16 class is built from a float only explicitly: "bf16 x =
+// f * s;", "out[i] = acc;" and "return 0.0f;" compile with CUDA's type and
+// not with it. The stand-in is a hip_bfloat16 (same size and bits, usable
+// wherever one is) that converts from float, double and the integer types
+// implicitly, as CUDA's does, rounding to nearest even; it converts to
+// float, and its arithmetic and comparisons are CUDA's: through float, the
+// result rounded back.
+var bfloat16 = polyfill{name: "hipgen_bfloat16", typ: true, replaces: "hip_bfloat16",
+	why: "ROCm before 5.7 has only the hip_bfloat16 class, whose constructor from float is explicit; a hip_bfloat16 that converts from float, double and integers implicitly, as CUDA's __nv_bfloat16 does, stands in",
+	code: `struct hipgen_bfloat16 : hip_bfloat16 {
+  hipgen_bfloat16() = default;
+  __host__ __device__ hipgen_bfloat16(hip_bfloat16 b) : hip_bfloat16(b) {}
+  __host__ __device__ hipgen_bfloat16(float f) : hip_bfloat16(f) {}
+  __host__ __device__ hipgen_bfloat16(double d) : hip_bfloat16(static_cast<float>(d)) {}
+  __host__ __device__ hipgen_bfloat16(short i) : hip_bfloat16(static_cast<float>(i)) {}
+  __host__ __device__ hipgen_bfloat16(unsigned short i) : hip_bfloat16(static_cast<float>(i)) {}
+  __host__ __device__ hipgen_bfloat16(int i) : hip_bfloat16(static_cast<float>(i)) {}
+  __host__ __device__ hipgen_bfloat16(unsigned int i) : hip_bfloat16(static_cast<float>(i)) {}
+  __host__ __device__ hipgen_bfloat16(long i) : hip_bfloat16(static_cast<float>(i)) {}
+  __host__ __device__ hipgen_bfloat16(unsigned long i) : hip_bfloat16(static_cast<float>(i)) {}
+  __host__ __device__ hipgen_bfloat16(long long i) : hip_bfloat16(static_cast<float>(i)) {}
+  __host__ __device__ hipgen_bfloat16(unsigned long long i) : hip_bfloat16(static_cast<float>(i)) {}
+  friend __host__ __device__ hipgen_bfloat16 operator+(hipgen_bfloat16 a, hipgen_bfloat16 b) { return static_cast<float>(a) + static_cast<float>(b); }
+  friend __host__ __device__ hipgen_bfloat16 operator-(hipgen_bfloat16 a, hipgen_bfloat16 b) { return static_cast<float>(a) - static_cast<float>(b); }
+  friend __host__ __device__ hipgen_bfloat16 operator*(hipgen_bfloat16 a, hipgen_bfloat16 b) { return static_cast<float>(a) * static_cast<float>(b); }
+  friend __host__ __device__ hipgen_bfloat16 operator/(hipgen_bfloat16 a, hipgen_bfloat16 b) { return static_cast<float>(a) / static_cast<float>(b); }
+  friend __host__ __device__ hipgen_bfloat16 operator-(hipgen_bfloat16 a) { return -static_cast<float>(a); }
+  friend __host__ __device__ hipgen_bfloat16 operator+(hipgen_bfloat16 a) { return a; }
+  friend __host__ __device__ bool operator==(hipgen_bfloat16 a, hipgen_bfloat16 b) { return static_cast<float>(a) == static_cast<float>(b); }
+  friend __host__ __device__ bool operator!=(hipgen_bfloat16 a, hipgen_bfloat16 b) { return static_cast<float>(a) != static_cast<float>(b); }
+  friend __host__ __device__ bool operator<(hipgen_bfloat16 a, hipgen_bfloat16 b) { return static_cast<float>(a) < static_cast<float>(b); }
+  friend __host__ __device__ bool operator<=(hipgen_bfloat16 a, hipgen_bfloat16 b) { return static_cast<float>(a) <= static_cast<float>(b); }
+  friend __host__ __device__ bool operator>(hipgen_bfloat16 a, hipgen_bfloat16 b) { return static_cast<float>(a) > static_cast<float>(b); }
+  friend __host__ __device__ bool operator>=(hipgen_bfloat16 a, hipgen_bfloat16 b) { return static_cast<float>(a) >= static_cast<float>(b); }
+  __host__ __device__ hipgen_bfloat16& operator+=(hipgen_bfloat16 b) { return *this = *this + b; }
+  __host__ __device__ hipgen_bfloat16& operator-=(hipgen_bfloat16 b) { return *this = *this - b; }
+  __host__ __device__ hipgen_bfloat16& operator*=(hipgen_bfloat16 b) { return *this = *this * b; }
+  __host__ __device__ hipgen_bfloat16& operator/=(hipgen_bfloat16 b) { return *this = *this / b; }
+  __host__ __device__ hipgen_bfloat16& operator++() { return *this += hipgen_bfloat16(1.0f); }
+  __host__ __device__ hipgen_bfloat16& operator--() { return *this -= hipgen_bfloat16(1.0f); }
+  __host__ __device__ hipgen_bfloat16 operator++(int) { hipgen_bfloat16 r = *this; ++*this; return r; }
+  __host__ __device__ hipgen_bfloat16 operator--(int) { hipgen_bfloat16 r = *this; --*this; return r; }
+};
+` + bfloat16Intrinsics}
+
+// bfloat16Intrinsics are CUDA's bf16 overloads of the arithmetic and
+// comparison intrinsics that HIP has only for __half (and, for __hadd, as
+// the integer average of two ints, which a bf16 argument would otherwise
+// reach through float: a wrong result, silently). Results are CUDA's: the
+// operation in float, rounded to bf16 once (__hfma: fmaf, then rounded).
+// hipgen_hmax and hipgen_hmin are the names __hmax and __hmin take before
+// ROCm 5.5.
+var bfloat16Intrinsics = func() string {
+	var b strings.Builder
+	f := func(format string, args ...any) { fmt.Fprintf(&b, format+"\n", args...) }
+	for _, op := range []struct{ name, op string }{{"add", "+"}, {"sub", "-"}, {"mul", "*"}, {"div", "/"}} {
+		for _, suffix := range []string{"", "_rn"} {
+			if op.name == "div" && suffix != "" {
+				continue
+			}
+			f("__host__ __device__ static inline hipgen_bfloat16 __h%s%s(hipgen_bfloat16 a, hipgen_bfloat16 b) { return a %s b; }", op.name, suffix, op.op)
+		}
+	}
+	f("__host__ __device__ static inline hipgen_bfloat16 __hfma(hipgen_bfloat16 a, hipgen_bfloat16 b, hipgen_bfloat16 c) { return fmaf(static_cast<float>(a), static_cast<float>(b), static_cast<float>(c)); }")
+	f("__host__ __device__ static inline hipgen_bfloat16 __hneg(hipgen_bfloat16 a) { return -a; }")
+	f("__host__ __device__ static inline hipgen_bfloat16 __habs(hipgen_bfloat16 a) { return fabsf(static_cast<float>(a)); }")
+	f("__host__ __device__ static inline bool __hisnan(hipgen_bfloat16 a) { return static_cast<float>(a) != static_cast<float>(a); }")
+	f("__host__ __device__ static inline int __hisinf(hipgen_bfloat16 a) { float x = static_cast<float>(a); return x == __builtin_inff() ? 1 : x == -__builtin_inff() ? -1 : 0; }")
+	for _, c := range []struct{ name, op string }{{"eq", "=="}, {"ne", "!="}, {"lt", "<"}, {"le", "<="}, {"gt", ">"}, {"ge", ">="}} {
+		// Ordered comparisons are false when either is NaN, except ne;
+		// the unordered ones (__hequ, ...) are true then.
+		f("__host__ __device__ static inline bool __h%s(hipgen_bfloat16 a, hipgen_bfloat16 b) { return static_cast<float>(a) %s static_cast<float>(b); }", c.name, c.op)
+		f("__host__ __device__ static inline bool __h%su(hipgen_bfloat16 a, hipgen_bfloat16 b) { return __hisnan(a) || __hisnan(b) || static_cast<float>(a) %s static_cast<float>(b); }", c.name, c.op)
+	}
+	for _, name := range []string{"__hmax", "__hmin", "hipgen_hmax", "hipgen_hmin"} {
+		op := ">"
+		if strings.HasSuffix(name, "min") {
+			op = "<"
+		}
+		f("__host__ __device__ static inline hipgen_bfloat16 %s(hipgen_bfloat16 a, hipgen_bfloat16 b) { return __hisnan(a) ? b : __hisnan(b) ? a : static_cast<float>(a) %s static_cast<float>(b) ? a : b; }", name, op)
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}()
 
 // bfloat162 stands in for CUDA's pair of bfloat16 values before ROCm 5.7,
 // whose hip/hip_bfloat16.h has only the scalar class: the same members x
 // and y, built from two values or two floats (as "{0.0f, 0.0f}" builds
 // CUDA's). Storage and member access port; bf162 intrinsics do not, and
 // the table reports each of them.
-var bfloat162 = polyfill{name: "hipgen_bfloat162", typ: true, why: "ROCm before 5.7 has no paired bfloat16 type; a struct of two hip_bfloat16 with CUDA's members x and y stands in (the bf162 intrinsics are not polyfilled)", code: `struct hipgen_bfloat162 {
-  hip_bfloat16 x, y;
+var bfloat162 = polyfill{name: "hipgen_bfloat162", typ: true, deps: []string{"__nv_bfloat16"},
+	why: "ROCm before 5.7 has no paired bfloat16 type; a struct of two bfloat16 values (hipgen_bfloat16, see its note) with CUDA's members x and y stands in (the bf162 intrinsics are not polyfilled)", code: `struct hipgen_bfloat162 {
+  hipgen_bfloat16 x, y;
   hipgen_bfloat162() = default;
-  __host__ __device__ hipgen_bfloat162(hip_bfloat16 a, hip_bfloat16 b) : x(a), y(b) {}
+  __host__ __device__ hipgen_bfloat162(hipgen_bfloat16 a, hipgen_bfloat16 b) : x(a), y(b) {}
   __host__ __device__ hipgen_bfloat162(float a, float b) : x(a), y(b) {}
 };`}
 
@@ -130,7 +228,7 @@ func (t *translator) usePolyfill(k int, b []byte) bool {
 		return false
 	}
 	name := string(b)
-	if e, ok := t.lookupIdent(b); ok && e.Available(t.ver) && !p.overload {
+	if e, ok := t.lookupIdent(b); ok && e.Available(t.ver) && !p.overload && (p.replaces == "" || e.HIP != p.replaces) {
 		return false
 	}
 	if t.definesFunction(name) {
@@ -139,15 +237,43 @@ func (t *translator) usePolyfill(k int, b []byte) bool {
 	t.replace(k, p.name)
 	t.needRuntime = true
 	if p.code != "" {
-		if t.polyfills == nil {
-			t.polyfills = map[string]int{}
-		}
-		if _, seen := t.polyfills[name]; !seen {
-			t.polyfills[name] = int(t.tok(k).Start)
-		}
+		t.notePolyfill(name, int(t.tok(k).Start))
 	}
-	t.report(k, diag.Note, "polyfill", name+" became "+p.name+": "+p.why)
+	if p.typ {
+		// A type is used often, and the note would say the same each time.
+		t.report(k, diag.Note, "polyfill", name+" became "+p.name+": "+p.why+oncePerFile)
+	} else {
+		t.report(k, diag.Note, "polyfill", name+" became "+p.name+": "+p.why)
+	}
 	return true
+}
+
+// oncePerFile ends the message of a diagnostic that a file gets once, at
+// the first place it applies (see dropRepeats). The walk reports it
+// everywhere, so that parts of a file walked apart need not know what the
+// parts before them reported.
+const oncePerFile = " (reported at the first place in the file only)"
+
+// dropRepeats removes, from diagnostics sorted by position, each one that
+// ends with oncePerFile and repeats the check and message of an earlier
+// one.
+func dropRepeats(ds []diag.Diagnostic) []diag.Diagnostic {
+	var seen map[[2]string]bool
+	out := ds[:0]
+	for _, d := range ds {
+		if strings.HasSuffix(d.Message, oncePerFile) {
+			key := [2]string{d.Check, d.Message}
+			if seen[key] {
+				continue
+			}
+			if seen == nil {
+				seen = map[[2]string]bool{}
+			}
+			seen[key] = true
+		}
+		out = append(out, d)
+	}
+	return out
 }
 
 // polyfillBlock returns the definitions the file needs, in a stable order,
@@ -168,14 +294,21 @@ func (t *translator) polyfillBlock() (string, int) {
 	var b strings.Builder
 	b.WriteString(polyfillBegin + "\n")
 	written := map[string]bool{}
-	for _, n := range names {
+	var write func(n string)
+	write = func(n string) {
 		p := polyfills[n]
 		if written[p.name] {
-			continue // two CUDA spellings of one type
+			return // two CUDA spellings of one type, or a dependency
 		}
 		written[p.name] = true
+		for _, d := range p.deps {
+			write(d)
+		}
 		guard := "HIPGEN_POLYFILL_" + strings.TrimPrefix(strings.ToUpper(p.name), "HIPGEN_")
 		b.WriteString("#ifndef " + guard + "\n#define " + guard + "\n" + p.code + "\n#endif\n")
+	}
+	for _, n := range names {
+		write(n)
 	}
 	b.WriteString(polyfillEnd + "\n")
 	return b.String(), first

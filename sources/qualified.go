@@ -227,10 +227,20 @@ func (t *translator) addPolyfill(q string, off int) {
 	if polyfills[q].code == "" {
 		return
 	}
+	t.notePolyfill(q, off)
+}
+
+// notePolyfill records that the file needs the polyfill of key, and of
+// the keys it depends on, first used at offset off.
+func (t *translator) notePolyfill(key string, off int) {
 	if t.polyfills == nil {
 		t.polyfills = map[string]int{}
 	}
-	if _, seen := t.polyfills[q]; !seen {
-		t.polyfills[q] = off
+	if _, seen := t.polyfills[key]; seen {
+		return
+	}
+	t.polyfills[key] = off
+	for _, d := range polyfills[key].deps {
+		t.notePolyfill(d, off)
 	}
 }

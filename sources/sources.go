@@ -160,6 +160,7 @@ func (u *Unit) TranslateInto(buf []byte, opts Options) ([]byte, []diag.Diagnosti
 	out := t.assemble(buf)
 	diags := t.filterSuppressed()
 	diag.Sort(diags)
+	diags = dropRepeats(diags)
 	t.release()
 	return out, diags, Stats{Mapped: t.mapped}
 }

@@ -146,7 +146,7 @@ func (t *translator) fork() *translator {
 	c.needRuntime, c.needHelpers = false, false
 	c.polyfills = nil
 	c.includeEnds = nil
-	c.fp8Noted, c.cutlassNoted, c.coalescedNoted, c.missingNoted = false, false, false, 0
+	c.fp8Noted, c.cutlassNoted, c.coalescedNoted = false, false, false
 	c.conds = slices.Clone(t.conds)
 	c.nsScopes = slices.Clone(t.nsScopes)
 	c.wave.narrow = map[string]bool{}
@@ -179,7 +179,7 @@ func scopesAt(list []nsScope, k int) []nsScope {
 // both gave, a hip_runtime.h include both saw (q kept its first), a
 // variable q took as not widened that the walk widened.
 func (t *translator) compatible(q *translator) bool {
-	if t.fp8Noted && q.fp8Noted || t.cutlassNoted && q.cutlassNoted || t.coalescedNoted && q.coalescedNoted || t.missingNoted&q.missingNoted != 0 {
+	if t.fp8Noted && q.fp8Noted || t.cutlassNoted && q.cutlassNoted || t.coalescedNoted && q.coalescedNoted {
 		return false
 	}
 	if len(t.runtimeIncludes) > 0 && len(q.runtimeIncludes) > 0 {
@@ -223,7 +223,6 @@ func (t *translator) absorb(p *part) {
 	t.fp8Noted = t.fp8Noted || q.fp8Noted
 	t.cutlassNoted = t.cutlassNoted || q.cutlassNoted
 	t.coalescedNoted = t.coalescedNoted || q.coalescedNoted
-	t.missingNoted |= q.missingNoted
 	t.conds = append(t.conds[:0], q.conds...)
 	t.deadOnHIP = q.deadOnHIP
 	t.nsScopes = append(t.nsScopes, q.nsScopes[len(p.scopes):]...)

@@ -155,7 +155,7 @@ func TestForkCopiesEveryField(t *testing.T) {
 		"posOff":      "cache", "posLine": "cache", "lines": "cache", "facts": "shared, safe for concurrent use",
 		"edits": "merged", "diags": "merged", "mapped": "merged", "runtimeIncludes": "merged", "firstHIPHeader": "merged",
 		"needRuntime": "merged", "needHelpers": "merged", "polyfills": "merged", "includeEnds": "merged",
-		"fp8Noted": "carried", "cutlassNoted": "carried", "coalescedNoted": "carried", "missingNoted": "carried",
+		"fp8Noted": "carried", "cutlassNoted": "carried", "coalescedNoted": "carried",
 		"conds": "carried", "deadOnHIP": "carried", "nsScopes": "carried", "wave": "carried",
 	}
 	typ := reflect.TypeOf(translator{})

@@ -62,7 +62,6 @@ type translator struct {
 	fp8Noted        bool         // the FP8 format warning is given once per file
 	cutlassNoted    bool         // so is the CUTLASS namespace error
 	coalescedNoted  bool         // and the coalesced-group hazard
-	missingNoted    uint32       // and each missing library, by its bit (index in Libraries)
 	nsScopes        []nsScope    // namespace aliases and using-directives, see qualified.go
 	br              lex.Brackets // the brackets of toks paired, see matching and openAround
 	maybeWGMMA      bool         // the bytes "wgmma" occur in the file
@@ -463,9 +462,6 @@ func (t *translator) ident(k int) int {
 	}
 	if len(b) >= 4 && (b[0] == '_' || b[0] == 'u' || b[0] == 'l' || b[0] == 'a' || b[0] == 'n') && t.usePolyfill(k, b) {
 		return k + 1
-	}
-	if floatResults[string(b)] {
-		t.bf16Return(k)
 	}
 	// Qualified names such as cub::BlockReduce are looked up whole first,
 	// longest prefix first (see qualified.go).
