@@ -15,8 +15,8 @@ import (
 
 // cgReduceWhy is what the reduce polyfill assumes, for its note.
 const cgReduceWhy = "HIP's cooperative groups have no reduce(); the polyfill reduces a thread_block_tile<N> " +
-	"with shfl_xor of width N (log2 N steps, the same on 64- and 32-wide wavefronts) and a coalesced_group by " +
-	"shuffling from each rank in turn; like CUDA's, every thread of the group must call it, and the value " +
+	"with shfl_xor of width N (log2 N steps, the same on 64- and 32-wide wavefronts) and another group (a coalesced_group, " +
+	"a binary_partition) by shuffling from each rank in turn; like CUDA's, every thread of the group must call it, and the value " +
 	"type must be one HIP's tile shuffles accept (integer or floating point)"
 
 // cgReduce is reduce over a tile (any group template whose first argument
@@ -32,7 +32,10 @@ __device__ static inline T hipgen_cg_reduce(const Tile<N, P...>& g, T v, Op op) 
 template <class Group, class T, class Op>
 __device__ static inline T hipgen_cg_reduce(const Group& g, T v, Op op) {
   T r = g.shfl(v, 0);
-  for (unsigned int i = 1; i < g.size(); ++i) r = op(r, g.shfl(v, (int)i));
+  for (unsigned int i = 1; i < warpSize; ++i) {
+    T w = g.shfl(v, (int)i);
+    if (i < g.size()) r = op(r, w);
+  }
   return r;
 }`
 
@@ -55,7 +58,54 @@ func init() {
 		polyfills[m.cuda] = m.polyfill
 	}
 	polyfills[cgShuffleKey] = polyfill{name: "hipgen_cg_shfl", why: cgShuffleWhy, code: cgShuffle}
+	polyfills["cooperative_groups::binary_partition"] = polyfill{name: "hipgen_cg_binary_partition", why: cgPartitionWhy, code: cgPartition}
 }
+
+// binary_partition before ROCm 6.3. HIP's coalesced_group cannot be built
+// from a lane mask outside its header, so the polyfill returns a group of
+// its own: the lanes of the wavefront, within the parent tile's part of it
+// (or the active lanes, for another parent), whose predicate agrees with
+// the caller's, found by ballot. It has what the group functions and
+// hipgen's polyfills use: size, thread_rank, shfl (by rank), shfl_up,
+// shfl_down and sync.
+const cgPartitionWhy = "ROCm before 6.3 has no binary_partition; the polyfill returns a group of the lanes of the parent whose " +
+	"predicate agrees (found by ballot) with size(), num_threads(), thread_rank(), shfl, shfl_up, shfl_down and sync(), " +
+	"which cg::reduce and the votes accept; code that names its type (cg::coalesced_group) must use auto instead"
+
+const cgPartition = `struct hipgen_cg_lanes {
+  unsigned long long mask;  // the group's lanes of the wavefront
+  __device__ unsigned int size() const { return __builtin_popcountll(mask); }
+  __device__ unsigned int num_threads() const { return size(); }
+  __device__ unsigned int thread_rank() const { return __builtin_popcountll(mask & ((1ull << __lane_id()) - 1)); }
+  __device__ int lane(unsigned int rank) const {
+    unsigned long long m = mask;
+    for (unsigned int i = 0; i < rank % size(); ++i) m &= m - 1;
+    return __builtin_ctzll(m);
+  }
+  template <class T> __device__ T shfl(T v, int rank) const { return __shfl(v, lane((unsigned int)rank), warpSize); }
+  template <class T> __device__ T shfl_down(T v, unsigned int d) const {
+    unsigned int r = thread_rank() + d;
+    T w = __shfl(v, lane(r < size() ? r : thread_rank()), warpSize);
+    return w;
+  }
+  template <class T> __device__ T shfl_up(T v, unsigned int d) const {
+    unsigned int r = thread_rank();
+    return __shfl(v, lane(r >= d ? r - d : r), warpSize);
+  }
+  // A wavefront's lanes run in lockstep: nothing to wait for.
+  __device__ void sync() const {}
+};
+template <template <unsigned int, class...> class Tile, unsigned int N, class... P>
+__device__ static inline hipgen_cg_lanes hipgen_cg_binary_partition(const Tile<N, P...>& g, bool pred) {
+  unsigned long long tile = (N >= 64 ? ~0ull : (1ull << N) - 1) << (__lane_id() & ~(N - 1));
+  unsigned long long yes = __ballot(pred), active = __ballot(1);
+  return hipgen_cg_lanes{(pred ? yes : active & ~yes) & tile};
+}
+template <class Group>
+__device__ static inline hipgen_cg_lanes hipgen_cg_binary_partition(const Group& g, bool pred) {
+  unsigned long long yes = __ballot(pred), active = __ballot(1);
+  return hipgen_cg_lanes{pred ? yes : active & ~yes};
+}`
 
 // Group shuffles of any type. CUDA's thread_block_tile and coalesced_group
 // shuffle any trivially copyable value (a uint4, a struct); HIP's forward to
@@ -149,11 +199,12 @@ const cgBlockRank = "(threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * thr
 
 // cgVoteWhy is what the vote and match polyfills do, for their notes.
 const cgVoteWhy = "the polyfill combines the ranks' values with shfl_xor of width N over a thread_block_tile<N> " +
-	"(log2 N steps, the same on 64- and 32-wide wavefronts) and shuffles from each rank in turn over any other group; " +
+	"(log2 N steps, the same on 64- and 32-wide wavefronts) and shuffles from each rank in turn over any other group " +
+	"(as many shuffles as the wavefront has lanes, on every lane alike); " +
 	"masks are 32-bit, bit i for rank i, as CUDA's (ranks past 31 of a wavefront-wide coalesced_group have no bit); like CUDA's, every thread of the group must call it"
 
 // cgMatchWhy is cgVoteWhy for match_any and match_all.
-const cgMatchWhy = "the polyfill shuffles each rank's value to every thread of the group (N shuffles) and compares the bits, " +
+const cgMatchWhy = "the polyfill shuffles each rank's value to every thread of the group (as many shuffles as the wavefront has lanes) and compares the bits, " +
 	"as CUDA does; masks are 32-bit, bit i for rank i (ranks past 31 of a wavefront-wide coalesced_group have no bit); like CUDA's, every thread of the group must call it"
 
 // cgTileVote is a vote over a tile (butterfly steps, so every lane ends
@@ -176,8 +227,9 @@ const cgMatchLoop = `  typedef typename std::conditional<sizeof(T) == 8, unsigne
   static_assert(sizeof(T) == sizeof(U), "match_any and match_all take 32- and 64-bit values");
   unsigned int m = 0;
   bool same = true;
-  for (unsigned int i = 0; i < g.size(); ++i) {
+  for (unsigned int i = 0; i < warpSize; ++i) {
     bool eq = __builtin_bit_cast(U, g.shfl(v, (int)i)) == __builtin_bit_cast(U, v);
+    if (i >= g.size()) continue;
     same = same && eq;
     if (i < 32) m |= (unsigned int)eq << i;
   }`
@@ -191,13 +243,13 @@ var cgMembers = map[string]cgMember{
 		code: "template <class Group>\n__device__ static inline unsigned int hipgen_cg_meta_group_size(const Group& g) { return (blockDim.x * blockDim.y * blockDim.z + g.size() - 1) / g.size(); }"}},
 	"ballot": {"cooperative_groups::thread_block_tile::ballot", true, polyfill{name: "hipgen_cg_ballot", why: cgVoteWhy,
 		code: cgTileVote("ballot", "unsigned int", "pred ? 1u << g.thread_rank() : 0u", "|",
-			"  unsigned int v = 0;\n  for (unsigned int i = 0; i < g.size(); ++i) {\n    int p = g.shfl(pred ? 1 : 0, (int)i);\n    if (i < 32) v |= (unsigned int)(p != 0) << i;\n  }\n  return v;")}},
+			"  unsigned int v = 0;\n  for (unsigned int i = 0; i < warpSize; ++i) {\n    int p = g.shfl(pred ? 1 : 0, (int)i);\n    if (i < g.size() && i < 32) v |= (unsigned int)(p != 0) << i;\n  }\n  return v;")}},
 	"any": {"cooperative_groups::thread_block_tile::any", true, polyfill{name: "hipgen_cg_any", why: cgVoteWhy,
 		code: cgTileVote("any", "int", "pred != 0", "|",
-			"  int v = 0;\n  for (unsigned int i = 0; i < g.size(); ++i) v |= g.shfl(pred != 0 ? 1 : 0, (int)i);\n  return v;")}},
+			"  int v = 0;\n  for (unsigned int i = 0; i < warpSize; ++i) {\n    int p = g.shfl(pred != 0 ? 1 : 0, (int)i);\n    if (i < g.size()) v |= p;\n  }\n  return v;")}},
 	"all": {"cooperative_groups::thread_block_tile::all", true, polyfill{name: "hipgen_cg_all", why: cgVoteWhy,
 		code: cgTileVote("all", "int", "pred != 0", "&",
-			"  int v = 1;\n  for (unsigned int i = 0; i < g.size(); ++i) v &= g.shfl(pred != 0 ? 1 : 0, (int)i);\n  return v;")}},
+			"  int v = 1;\n  for (unsigned int i = 0; i < warpSize; ++i) {\n    int p = g.shfl(pred != 0 ? 1 : 0, (int)i);\n    if (i < g.size()) v &= p;\n  }\n  return v;")}},
 	"match_any": {"cooperative_groups::thread_block_tile::match_any", true, polyfill{name: "hipgen_cg_match_any", why: cgMatchWhy,
 		code: "template <class Group, class T>\n__device__ static inline unsigned int hipgen_cg_match_any(const Group& g, T v) {\n" + cgMatchLoop + "\n  return m;\n}"}},
 	"match_all": {"cooperative_groups::thread_block_tile::match_all", true, polyfill{name: "hipgen_cg_match_all", why: cgMatchWhy,

@@ -218,6 +218,12 @@ func (t *translator) qualifiedPolyfill(first, last int, q string) bool {
 	t.edits = append(t.edits, edit{int(t.tok(first).Start), int(t.tok(last).End), p.name})
 	t.addPolyfill(q, int(t.tok(first).Start))
 	t.report(first, diag.Note, "polyfill", q+" became "+p.name+": "+p.why)
+	if q == "cooperative_groups::binary_partition" && t.is(first-1, "=") && t.tok(first-2).Kind == lex.Ident && !t.is(first-3, "auto") && t.tok(first-3).Kind == lex.Ident {
+		// "cg::coalesced_group odd = cg::binary_partition(...)": HIP's
+		// group types cannot be built from the polyfill's.
+		t.report(first-3, diag.Error, "unsupported-api", "the group binary_partition returns is stored as "+string(t.text(first-3))+
+			", but before ROCm 6.3 it is hipgen_cg_lanes (see the polyfill note), which converts to no cooperative-groups type: declare "+string(t.text(first-2))+" auto")
+	}
 	return true
 }
 
