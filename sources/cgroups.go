@@ -74,6 +74,9 @@ const cgPartitionWhy = "ROCm before 6.3 has no binary_partition; the polyfill re
 
 const cgPartition = `struct hipgen_cg_lanes {
   unsigned long long mask;  // the group's lanes of the wavefront
+  unsigned int meta_rank, meta_size;  // which part (the predicate) and how many: 2, or 1 when nothing split
+  __device__ unsigned int meta_group_rank() const { return meta_rank; }
+  __device__ unsigned int meta_group_size() const { return meta_size; }
   __device__ unsigned int size() const { return __builtin_popcountll(mask); }
   __device__ unsigned int num_threads() const { return size(); }
   __device__ unsigned int thread_rank() const { return __builtin_popcountll(mask & ((1ull << __lane_id()) - 1)); }
@@ -95,17 +98,31 @@ const cgPartition = `struct hipgen_cg_lanes {
   // A wavefront's lanes run in lockstep: nothing to wait for.
   __device__ void sync() const {}
 };
+__device__ static inline hipgen_cg_lanes hipgen_cg_split_lanes(unsigned long long parent, bool pred) {
+  unsigned long long yes = __ballot(pred) & parent, no = parent & ~yes;
+  unsigned int split = yes != 0 && no != 0;
+  return hipgen_cg_lanes{pred ? yes : no, split && pred ? 1u : 0u, split ? 2u : 1u};
+}
 template <template <unsigned int, class...> class Tile, unsigned int N, class... P>
 __device__ static inline hipgen_cg_lanes hipgen_cg_binary_partition(const Tile<N, P...>& g, bool pred) {
   unsigned long long tile = (N >= 64 ? ~0ull : (1ull << N) - 1) << (__lane_id() & ~(N - 1));
-  unsigned long long yes = __ballot(pred), active = __ballot(1);
-  return hipgen_cg_lanes{(pred ? yes : active & ~yes) & tile};
+  return hipgen_cg_split_lanes(tile & __ballot(1), pred);
 }
+__device__ static inline hipgen_cg_lanes hipgen_cg_binary_partition(const hipgen_cg_lanes& g, bool pred) {
+  return hipgen_cg_split_lanes(g.mask, pred);
+}
+// Another group (a coalesced_group): its lanes, by shuffling each rank's lane id.
 template <class Group>
 __device__ static inline hipgen_cg_lanes hipgen_cg_binary_partition(const Group& g, bool pred) {
-  unsigned long long yes = __ballot(pred), active = __ballot(1);
-  return hipgen_cg_lanes{pred ? yes : active & ~yes};
-}`
+  unsigned long long parent = 0;
+  for (unsigned int i = 0; i < warpSize; ++i) {
+    unsigned int lane = g.shfl(__lane_id(), (int)i);
+    if (i < g.size()) parent |= 1ull << lane;
+  }
+  return hipgen_cg_split_lanes(parent, pred);
+}
+__device__ static inline unsigned int hipgen_cg_meta_group_rank(const hipgen_cg_lanes& g) { return g.meta_group_rank(); }
+__device__ static inline unsigned int hipgen_cg_meta_group_size(const hipgen_cg_lanes& g) { return g.meta_group_size(); }`
 
 // Group shuffles of any type. CUDA's thread_block_tile and coalesced_group
 // shuffle any trivially copyable value (a uint4, a struct); HIP's forward to
@@ -223,12 +240,13 @@ func cgTileVote(name, typ, start, op, generic string) string {
 
 // cgMatchLoop is the loop of the match polyfills: m gets bit i where rank
 // i's value has the same bits as v.
-const cgMatchLoop = `  typedef typename std::conditional<sizeof(T) == 8, unsigned long long, unsigned int>::type U;
-  static_assert(sizeof(T) == sizeof(U), "match_any and match_all take 32- and 64-bit values");
+const cgMatchLoop = `  auto x = +v;  // a short or a char is matched as the int it promotes to, as in CUDA
+  typedef typename std::conditional<sizeof(x) == 8, unsigned long long, unsigned int>::type U;
+  static_assert(sizeof(x) == sizeof(U), "match_any and match_all take 32- and 64-bit values");
   unsigned int m = 0;
   bool same = true;
   for (unsigned int i = 0; i < warpSize; ++i) {
-    bool eq = __builtin_bit_cast(U, g.shfl(v, (int)i)) == __builtin_bit_cast(U, v);
+    bool eq = __builtin_bit_cast(U, g.shfl(x, (int)i)) == __builtin_bit_cast(U, x);
     if (i >= g.size()) continue;
     same = same && eq;
     if (i < 32) m |= (unsigned int)eq << i;
@@ -265,8 +283,8 @@ func (t *translator) cgMemberCall(k int, name string) bool {
 	if !ok || !(t.is(k-1, ".") || t.is(k-1, "->")) || !t.is(k+1, "(") || t.is(k+2, ")") != !m.args {
 		return false
 	}
-	if m.args && !t.usesCG() {
-		return false
+	if m.args && (!t.usesCG() || t.definesFunction(name)) {
+		return false // no groups here, or a class of the file has its own member of that name
 	}
 	if e, ok := t.tbl.Identifier(m.cuda, t.ver); ok && e.Available(t.ver) {
 		return false
@@ -309,6 +327,14 @@ func (t *translator) receiverStart(dot int) int {
 			if o < 0 {
 				return -1
 			}
+			if t.is(o-1, ">") {
+				// A call of a template: cg::tiled_partition<32>(block).
+				if lt := t.templateOpenBack(o - 1); lt > 0 && t.tok(lt-1).Kind == lex.Ident {
+					j = lt - 1
+					continue
+				}
+				return -1
+			}
 			if t.tok(o-1).Kind == lex.Ident && !cppKeywords[string(t.text(o-1))] || t.is(o-1, "]") || t.is(o-1, ")") {
 				j = o - 1
 				continue
@@ -321,6 +347,28 @@ func (t *translator) receiverStart(dot int) int {
 			}
 			return j
 		default:
+			return -1
+		}
+	}
+	return -1
+}
+
+// templateOpenBack returns the position of the '<' that opens the template
+// argument list closed by the '>' at k, or -1 (a statement boundary first).
+func (t *translator) templateOpenBack(k int) int {
+	depth := 0
+	for j := k; j >= 0; j-- {
+		switch {
+		case t.is(j, ">"):
+			depth++
+		case t.is(j, ">>"):
+			depth += 2
+		case t.is(j, "<"):
+			depth--
+			if depth == 0 {
+				return j
+			}
+		case t.is(j, ";") || t.is(j, "{") || t.is(j, "}"):
 			return -1
 		}
 	}

@@ -206,7 +206,7 @@ var bfloat16Intrinsics = func() string {
 
 // bfloat162 stands in for CUDA's pair of bfloat16 values before ROCm 5.7,
 // whose hip/hip_bfloat16.h has only the scalar class: the same members x
-// and y, built from two values or two floats (as "{0.0f, 0.0f}" builds
+// and y, built from two values, which floats convert to (as "{0.0f, 0.0f}" builds
 // CUDA's). Storage and member access port; bf162 intrinsics do not, and
 // the table reports each of them.
 var bfloat162 = polyfill{name: "hipgen_bfloat162", typ: true, deps: []string{"__nv_bfloat16"},
@@ -214,7 +214,6 @@ var bfloat162 = polyfill{name: "hipgen_bfloat162", typ: true, deps: []string{"__
   hipgen_bfloat16 x, y;
   hipgen_bfloat162() = default;
   __host__ __device__ hipgen_bfloat162(hipgen_bfloat16 a, hipgen_bfloat16 b) : x(a), y(b) {}
-  __host__ __device__ hipgen_bfloat162(float a, float b) : x(a), y(b) {}
 };`}
 
 // usePolyfill renames the CUDA name at k when no table entry serves the

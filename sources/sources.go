@@ -158,9 +158,11 @@ func (u *Unit) TranslateInto(buf []byte, opts Options) ([]byte, []diag.Diagnosti
 		t.run()
 	}
 	out := t.assemble(buf)
+	// Repeats of a once-per-file diagnostic go first, so that a
+	// hipgen:ignore at its first place silences it for the file.
+	diag.Sort(t.diags)
+	t.diags = dropRepeats(t.diags)
 	diags := t.filterSuppressed()
-	diag.Sort(diags)
-	diags = dropRepeats(diags)
 	t.release()
 	return out, diags, Stats{Mapped: t.mapped}
 }

@@ -25,7 +25,7 @@ namespace cg = cooperative_groups;
 constexpr int kBlock = 128;
 constexpr int kBlocks = 3;
 constexpr int kN = kBlock * kBlocks;
-constexpr int kOut = 6;
+constexpr int kOut = 8;
 
 __global__ void partition(const int *in, int *out) {
   cg::thread_block block = cg::this_thread_block();
@@ -42,6 +42,10 @@ __global__ void partition(const int *in, int *out) {
   auto big = cg::binary_partition(t16, v > 250);
   o[4] = big.size() * 100 + big.thread_rank();
   o[5] = cg::reduce(big, v, cg::greater<int>());
+  // A partition of a partition, and which part each is.
+  auto oddBig = cg::binary_partition(odd, v > 250);
+  o[6] = oddBig.size() * 100 + oddBig.thread_rank();
+  o[7] = odd.meta_group_rank() * 10 + odd.meta_group_size();
 }
 
 int main() {
@@ -67,10 +71,11 @@ int main() {
   std::vector<int> out(kN * kOut);
   CHECK(cudaMemcpy(out.data(), d_out, out.size() * sizeof(int), cudaMemcpyDeviceToHost));
 
-  static const char *what[kOut] = {"size", "thread_rank", "reduce plus", "shfl 0", "t16 size*100+rank", "t16 reduce greater"};
+  static const char *what[kOut] = {"size", "thread_rank", "reduce plus", "shfl 0", "t16 size*100+rank", "t16 reduce greater",
+                                   "partition of a partition: size*100+rank", "meta_group_rank*10+meta_group_size"};
   int bad = 0;
   for (int t = 0; t < kN; t++) {
-    int w[kOut] = {0, 0, 0, -1, 0, 0};
+    int w[kOut] = {0, 0, 0, -1, 0, 0, 0, 0};
     int b32 = t / 32 * 32, b16 = t / 16 * 16;
     bool p = in[t] & 1;
     for (int i = b32; i < b32 + 32; i++) {
@@ -90,6 +95,19 @@ int main() {
     }
     w[4] = size * 100 + rank;
     w[5] = max;
+    // Within t's part of its tile of 32, the threads whose value is on
+    // the same side of 250; and whether the tile split at all: then the
+    // part with the predicate true is rank 1 of 2, else 0 of 1.
+    int size2 = 0, rank2 = 0, odds = 0;
+    for (int i = b32; i < b32 + 32; i++) {
+      odds += in[i] & 1;
+      if ((bool)(in[i] & 1) != p || (in[i] > 250) != q) continue;
+      if (i < t) rank2++;
+      size2++;
+    }
+    w[6] = size2 * 100 + rank2;
+    bool split = odds > 0 && odds < 32;
+    w[7] = split ? (p ? 1 : 0) * 10 + 2 : 1;
     for (int r = 0; r < kOut; r++) {
       if (out[t * kOut + r] != w[r] && bad++ < 8)
         std::printf("thread %d (value %d): %s = %d, want %d\n", t, in[t], what[r], out[t * kOut + r], w[r]);
