@@ -2,7 +2,7 @@
 
 package hipmap
 
-const generatedVersion = "2ab99b3ba30593a1"
+const generatedVersion = "e246fe70fc2afb6e"
 
 // generatedEntries are the parsed data files, sorted like Table.entries.
 var generatedEntries = []Entry{
@@ -3205,7 +3205,7 @@ var generatedEntries = []Entry{
 	{"cooperative_groups::thread_block_tile", "cooperative_groups::thread_block_tile", "cooperative_groups", 0, 0, Version{0, 0}, Version{0, 0}, ""},
 	{"cooperative_groups::thread_block_tile::all", "cooperative_groups::thread_block_tile::all", "cooperative_groups", 0, 0, Version{6, 3}, Version{0, 0}, "first in ROCm/clr after rocm-6.2.0"},
 	{"cooperative_groups::thread_block_tile::any", "cooperative_groups::thread_block_tile::any", "cooperative_groups", 0, 0, Version{6, 3}, Version{0, 0}, "first in ROCm/clr after rocm-6.2.0"},
-	{"cooperative_groups::thread_block_tile::ballot", "cooperative_groups::thread_block_tile::ballot", "cooperative_groups", 0, 0, Version{6, 3}, Version{0, 0}, "first in ROCm/clr after rocm-6.2.0 (with any, all, match_any and match_all, also on coalesced_group); HIP's returns a 64-bit mask"},
+	{"cooperative_groups::thread_block_tile::ballot", "cooperative_groups::thread_block_tile::ballot", "cooperative_groups", 0, 0, Version{6, 3}, Version{0, 0}, "first in ROCm/clr after rocm-6.2.0 (with any, all, match_any and match_all, also on coalesced_group), under the warp-sync builtins' switch: where those are opt-in (-DHIP_ENABLE_WARP_SYNC_BUILTINS), so are these; HIP's returns a 64-bit mask"},
 	{"cooperative_groups::thread_block_tile::match_all", "cooperative_groups::thread_block_tile::match_all", "cooperative_groups", 0, 0, Version{6, 3}, Version{0, 0}, "first in ROCm/clr after rocm-6.2.0; HIP's returns a 64-bit mask"},
 	{"cooperative_groups::thread_block_tile::match_any", "cooperative_groups::thread_block_tile::match_any", "cooperative_groups", 0, 0, Version{6, 3}, Version{0, 0}, "first in ROCm/clr after rocm-6.2.0; HIP's returns a 64-bit mask"},
 	{"cooperative_groups::thread_block_tile::meta_group_rank", "cooperative_groups::thread_block_tile::meta_group_rank", "cooperative_groups", 0, 0, Version{5, 7}, Version{0, 0}, "first in ROCm/clr's rocm-5.7.0 sources"},
