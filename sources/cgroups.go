@@ -174,20 +174,11 @@ func (t *translator) cgShuffleCall(k int, name string) bool {
 	if !t.usesCG() {
 		return false
 	}
-	start := t.receiverStart(k - 1)
+	start := t.groupReceiver(k)
 	if start < 0 {
 		return false
 	}
-	switch string(t.text(start)) {
-	case "threadIdx", "blockIdx", "blockDim", "gridDim":
-		return false // threadIdx.x is a number, not a group
-	}
-	open := "hipgen_cg_" + name + "("
-	if t.is(k-1, "->") {
-		open += "*"
-	}
-	t.insert(int(t.tok(start).Start), open)
-	t.edits = append(t.edits, edit{int(t.tok(k - 1).Start), int(t.tok(k + 1).End), ", "})
+	t.memberToCall(k, start, "hipgen_cg_"+name)
 	t.addPolyfill(cgShuffleKey, int(t.tok(start).Start))
 	t.report(k, diag.Note, "polyfill", name+"() of a cooperative group became hipgen_cg_"+name+": "+cgShuffleWhy)
 	return true
@@ -289,24 +280,11 @@ func (t *translator) cgMemberCall(k int, name string) bool {
 	if e, ok := t.tbl.Identifier(m.cuda, t.ver); ok && e.Available(t.ver) {
 		return false
 	}
-	start := t.receiverStart(k - 1)
+	start := t.groupReceiver(k)
 	if start < 0 {
 		return false
 	}
-	switch string(t.text(start)) {
-	case "threadIdx", "blockIdx", "blockDim", "gridDim":
-		return false
-	}
-	open := m.name + "("
-	if t.is(k-1, "->") {
-		open += "*"
-	}
-	t.insert(int(t.tok(start).Start), open)
-	if m.args {
-		t.edits = append(t.edits, edit{int(t.tok(k - 1).Start), int(t.tok(k + 1).End), ", "})
-	} else {
-		t.edits = append(t.edits, edit{int(t.tok(k - 1).Start), int(t.tok(k + 2).End), ")"})
-	}
+	t.memberToCall(k, start, m.name)
 	t.addPolyfill(m.cuda, int(t.tok(start).Start))
 	what := "thread_block_tile::" + name + "()"
 	if m.args {
@@ -314,6 +292,36 @@ func (t *translator) cgMemberCall(k int, name string) bool {
 	}
 	t.report(k, diag.Note, "polyfill", what+" became "+m.name+": the target ROCm lacks it; "+m.why)
 	return true
+}
+
+// groupReceiver returns where the object whose member is called at k
+// begins, or -1: none found, or a built-in index (threadIdx.x is a
+// number, not a group).
+func (t *translator) groupReceiver(k int) int {
+	start := t.receiverStart(k - 1)
+	if start < 0 {
+		return -1
+	}
+	switch string(t.text(start)) {
+	case "threadIdx", "blockIdx", "blockDim", "gridDim":
+		return -1
+	}
+	return start
+}
+
+// memberToCall rewrites recv.name(args) or recv->name(args) at k, recv
+// beginning at start, into fn(recv, args); with no arguments, fn(recv).
+func (t *translator) memberToCall(k, start int, fn string) {
+	open := fn + "("
+	if t.is(k-1, "->") {
+		open += "*"
+	}
+	t.insert(int(t.tok(start).Start), open)
+	if t.is(k+2, ")") {
+		t.edits = append(t.edits, edit{int(t.tok(k - 1).Start), int(t.tok(k + 2).End), ")"})
+	} else {
+		t.edits = append(t.edits, edit{int(t.tok(k - 1).Start), int(t.tok(k + 1).End), ", "})
+	}
 }
 
 // receiverStart returns the position where the object expression ending

@@ -7,7 +7,6 @@ import (
 	"flag"
 	"fmt"
 	"os/exec"
-	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -311,10 +310,10 @@ func e2b(p builder.Platform) archdetect.Backend {
 var hipVersionRe = lazyre.New(`HIP version: (\d+)\.(\d+)`)
 
 // newTranslator connects the builder to package sources, translating for
-// the ROCm release the installed hipcc belongs to.
-// The libraries that hipcc's ROCm lacks are reported as translate reports
-// them (missing-library), when its include directory is where hipcc's
-// installation keeps hip/hip_version.h.
+// the ROCm release the installed hipcc belongs to. The libraries that
+// hipcc's ROCm lacks are reported as translate reports them
+// (missing-library), when its include directory is found as translate
+// finds hipconfig's (hipVersionHeader).
 func newTranslator(tcs []*builder.Toolchain) builder.Translator {
 	var v sources.Version
 	var missing []string
@@ -322,11 +321,8 @@ func newTranslator(tcs []*builder.Toolchain) builder.Translator {
 		if m := hipVersionRe.Get().FindStringSubmatch(tc.Version); m != nil {
 			v.Major, _ = strconv.Atoi(m[1])
 			v.Minor, _ = strconv.Atoi(m[2])
-			if real, err := filepath.EvalSymlinks(tc.Compiler); err == nil {
-				include := filepath.Join(filepath.Dir(filepath.Dir(real)), "include")
-				if fileExists(filepath.Join(include, "hip", "hip_version.h")) {
-					missing = missingLibraries(include)
-				}
+			if _, include, ok := hipVersionHeader(tc.Compiler); ok {
+				missing = missingLibraries(include)
 			}
 		}
 	}

@@ -277,9 +277,10 @@ func rocmVersionOf(e *env, path string) (sources.Version, error) {
 }
 
 // hipVersionHeader reads HIP_VERSION_MAJOR and _MINOR from the
-// include/hip/hip_version.h beside the bin directory of hipconfig (whose
-// symbolic links are followed: /opt/rocm/bin/hipconfig may point into
-// /opt/rocm-6.2.0/bin).
+// include/hip/hip_version.h beside the bin directory of hipconfig, or of
+// another ROCm tool such as hipcc (whose symbolic links are followed:
+// /opt/rocm/bin/hipconfig may point into /opt/rocm-6.2.0/bin), and returns
+// that include directory too.
 func hipVersionHeader(hipconfig string) (v sources.Version, include string, ok bool) {
 	real, err := filepath.EvalSymlinks(hipconfig)
 	if err != nil {
