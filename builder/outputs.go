@@ -93,13 +93,21 @@ func replaceGenerated(path, rel string, old []byte, readErr error, data []byte, 
 type Tree struct {
 	root   string
 	inside *rootpath.Dirs
-	mu     sync.Mutex
-	made   map[string]error
+	mu     sync.Mutex // guards dirs
+	dirs   map[string]*treeDir
+}
+
+// treeDir is one directory of a Tree, created (or found) once. Writers
+// into different directories create them at the same time; one into a
+// directory being created waits for that directory only.
+type treeDir struct {
+	once sync.Once
+	err  error
 }
 
 // NewTree returns a Tree writing under root, which need not exist yet.
 func NewTree(root string) *Tree {
-	return &Tree{root: root, inside: rootpath.NewDirs(root), made: map[string]error{}}
+	return &Tree{root: root, inside: rootpath.NewDirs(root), dirs: map[string]*treeDir{}}
 }
 
 // Write writes data to the slash path rel under the tree's root and
@@ -150,32 +158,32 @@ func (t *Tree) WriteStamp(rel string, data []byte) (changed bool, stamp sysfile.
 // each, refusing one that leads outside the root.
 func (t *Tree) mkdir(dir string) error {
 	t.mu.Lock()
-	defer t.mu.Unlock()
-	return t.mkdirLocked(dir)
+	d := t.dirs[dir]
+	if d == nil {
+		d = &treeDir{}
+		t.dirs[dir] = d
+	}
+	t.mu.Unlock()
+	d.once.Do(func() { d.err = t.makeDir(dir) })
+	return d.err
 }
 
-func (t *Tree) mkdirLocked(dir string) error {
-	if err, ok := t.made[dir]; ok {
-		return err
-	}
-	var err error
-	switch {
-	case dir == ".":
+// makeDir creates dir after its parent; mkdir calls it once per directory.
+func (t *Tree) makeDir(dir string) error {
+	if dir == "." {
 		// The root may be anywhere, through any links; what it holds
 		// must stay below it.
-		err = os.MkdirAll(t.root, 0o755)
-	case t.mkdirLocked(filepath.Dir(dir)) != nil:
-		err = t.made[filepath.Dir(dir)]
-	default:
-		// A directory made here is inside the root, its parent being
-		// inside; one that exists may be a link leading out of it.
-		var made bool
-		made, err = sysfile.Mkdir(filepath.Join(t.root, dir), 0o755)
-		if err == nil && !made && !t.inside.Inside(dir) {
-			err = fmt.Errorf("%s: %w (it resolves through a symbolic link)", filepath.ToSlash(dir), ErrOutsideRoot)
-		}
+		return os.MkdirAll(t.root, 0o755)
 	}
-	t.made[dir] = err
+	if err := t.mkdir(filepath.Dir(dir)); err != nil {
+		return err
+	}
+	// A directory made here is inside the root, its parent being
+	// inside; one that exists may be a link leading out of it.
+	made, err := sysfile.Mkdir(filepath.Join(t.root, dir), 0o755)
+	if err == nil && !made && !t.inside.Inside(dir) {
+		err = fmt.Errorf("%s: %w (it resolves through a symbolic link)", filepath.ToSlash(dir), ErrOutsideRoot)
+	}
 	return err
 }
 

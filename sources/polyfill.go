@@ -1,7 +1,6 @@
 package sources
 
 import (
-	"fmt"
 	"sort"
 	"strings"
 
@@ -170,39 +169,38 @@ var bfloat16 = polyfill{name: "hipgen_bfloat16", typ: true, replaces: "hip_bfloa
 // the integer average of two ints, which a bf16 argument would otherwise
 // reach through float: a wrong result, silently). Results are CUDA's: the
 // operation in float, rounded to bf16 once (__hfma: fmaf, then rounded).
-// hipgen_hmax and hipgen_hmin are the names __hmax and __hmin take before
-// ROCm 5.5.
-var bfloat16Intrinsics = func() string {
-	var b strings.Builder
-	f := func(format string, args ...any) { fmt.Fprintf(&b, format+"\n", args...) }
-	for _, op := range []struct{ name, op string }{{"add", "+"}, {"sub", "-"}, {"mul", "*"}, {"div", "/"}} {
-		for _, suffix := range []string{"", "_rn"} {
-			if op.name == "div" && suffix != "" {
-				continue
-			}
-			f("__host__ __device__ static inline hipgen_bfloat16 __h%s%s(hipgen_bfloat16 a, hipgen_bfloat16 b) { return a %s b; }", op.name, suffix, op.op)
-		}
-	}
-	f("__host__ __device__ static inline hipgen_bfloat16 __hfma(hipgen_bfloat16 a, hipgen_bfloat16 b, hipgen_bfloat16 c) { return fmaf(static_cast<float>(a), static_cast<float>(b), static_cast<float>(c)); }")
-	f("__host__ __device__ static inline hipgen_bfloat16 __hneg(hipgen_bfloat16 a) { return -a; }")
-	f("__host__ __device__ static inline hipgen_bfloat16 __habs(hipgen_bfloat16 a) { return fabsf(static_cast<float>(a)); }")
-	f("__host__ __device__ static inline bool __hisnan(hipgen_bfloat16 a) { return static_cast<float>(a) != static_cast<float>(a); }")
-	f("__host__ __device__ static inline int __hisinf(hipgen_bfloat16 a) { float x = static_cast<float>(a); return x == __builtin_inff() ? 1 : x == -__builtin_inff() ? -1 : 0; }")
-	for _, c := range []struct{ name, op string }{{"eq", "=="}, {"ne", "!="}, {"lt", "<"}, {"le", "<="}, {"gt", ">"}, {"ge", ">="}} {
-		// Ordered comparisons are false when either is NaN, except ne;
-		// the unordered ones (__hequ, ...) are true then.
-		f("__host__ __device__ static inline bool __h%s(hipgen_bfloat16 a, hipgen_bfloat16 b) { return static_cast<float>(a) %s static_cast<float>(b); }", c.name, c.op)
-		f("__host__ __device__ static inline bool __h%su(hipgen_bfloat16 a, hipgen_bfloat16 b) { return __hisnan(a) || __hisnan(b) || static_cast<float>(a) %s static_cast<float>(b); }", c.name, c.op)
-	}
-	for _, name := range []string{"__hmax", "__hmin", "hipgen_hmax", "hipgen_hmin"} {
-		op := ">"
-		if strings.HasSuffix(name, "min") {
-			op = "<"
-		}
-		f("__host__ __device__ static inline hipgen_bfloat16 %s(hipgen_bfloat16 a, hipgen_bfloat16 b) { return __hisnan(a) ? b : __hisnan(b) ? a : static_cast<float>(a) %s static_cast<float>(b) ? a : b; }", name, op)
-	}
-	return strings.TrimSuffix(b.String(), "\n")
-}()
+// Ordered comparisons are false when either is NaN, except ne; the
+// unordered ones (__hequ, ...) are true then. hipgen_hmax and hipgen_hmin
+// are the names __hmax and __hmin take before ROCm 5.5. (A literal: hipgen
+// builds nothing at start that a run may not need.)
+const bfloat16Intrinsics = `__host__ __device__ static inline hipgen_bfloat16 __hadd(hipgen_bfloat16 a, hipgen_bfloat16 b) { return a + b; }
+__host__ __device__ static inline hipgen_bfloat16 __hadd_rn(hipgen_bfloat16 a, hipgen_bfloat16 b) { return a + b; }
+__host__ __device__ static inline hipgen_bfloat16 __hsub(hipgen_bfloat16 a, hipgen_bfloat16 b) { return a - b; }
+__host__ __device__ static inline hipgen_bfloat16 __hsub_rn(hipgen_bfloat16 a, hipgen_bfloat16 b) { return a - b; }
+__host__ __device__ static inline hipgen_bfloat16 __hmul(hipgen_bfloat16 a, hipgen_bfloat16 b) { return a * b; }
+__host__ __device__ static inline hipgen_bfloat16 __hmul_rn(hipgen_bfloat16 a, hipgen_bfloat16 b) { return a * b; }
+__host__ __device__ static inline hipgen_bfloat16 __hdiv(hipgen_bfloat16 a, hipgen_bfloat16 b) { return a / b; }
+__host__ __device__ static inline hipgen_bfloat16 __hfma(hipgen_bfloat16 a, hipgen_bfloat16 b, hipgen_bfloat16 c) { return fmaf(static_cast<float>(a), static_cast<float>(b), static_cast<float>(c)); }
+__host__ __device__ static inline hipgen_bfloat16 __hneg(hipgen_bfloat16 a) { return -a; }
+__host__ __device__ static inline hipgen_bfloat16 __habs(hipgen_bfloat16 a) { return fabsf(static_cast<float>(a)); }
+__host__ __device__ static inline bool __hisnan(hipgen_bfloat16 a) { return static_cast<float>(a) != static_cast<float>(a); }
+__host__ __device__ static inline int __hisinf(hipgen_bfloat16 a) { float x = static_cast<float>(a); return x == __builtin_inff() ? 1 : x == -__builtin_inff() ? -1 : 0; }
+__host__ __device__ static inline bool __heq(hipgen_bfloat16 a, hipgen_bfloat16 b) { return static_cast<float>(a) == static_cast<float>(b); }
+__host__ __device__ static inline bool __hequ(hipgen_bfloat16 a, hipgen_bfloat16 b) { return __hisnan(a) || __hisnan(b) || static_cast<float>(a) == static_cast<float>(b); }
+__host__ __device__ static inline bool __hne(hipgen_bfloat16 a, hipgen_bfloat16 b) { return static_cast<float>(a) != static_cast<float>(b); }
+__host__ __device__ static inline bool __hneu(hipgen_bfloat16 a, hipgen_bfloat16 b) { return __hisnan(a) || __hisnan(b) || static_cast<float>(a) != static_cast<float>(b); }
+__host__ __device__ static inline bool __hlt(hipgen_bfloat16 a, hipgen_bfloat16 b) { return static_cast<float>(a) < static_cast<float>(b); }
+__host__ __device__ static inline bool __hltu(hipgen_bfloat16 a, hipgen_bfloat16 b) { return __hisnan(a) || __hisnan(b) || static_cast<float>(a) < static_cast<float>(b); }
+__host__ __device__ static inline bool __hle(hipgen_bfloat16 a, hipgen_bfloat16 b) { return static_cast<float>(a) <= static_cast<float>(b); }
+__host__ __device__ static inline bool __hleu(hipgen_bfloat16 a, hipgen_bfloat16 b) { return __hisnan(a) || __hisnan(b) || static_cast<float>(a) <= static_cast<float>(b); }
+__host__ __device__ static inline bool __hgt(hipgen_bfloat16 a, hipgen_bfloat16 b) { return static_cast<float>(a) > static_cast<float>(b); }
+__host__ __device__ static inline bool __hgtu(hipgen_bfloat16 a, hipgen_bfloat16 b) { return __hisnan(a) || __hisnan(b) || static_cast<float>(a) > static_cast<float>(b); }
+__host__ __device__ static inline bool __hge(hipgen_bfloat16 a, hipgen_bfloat16 b) { return static_cast<float>(a) >= static_cast<float>(b); }
+__host__ __device__ static inline bool __hgeu(hipgen_bfloat16 a, hipgen_bfloat16 b) { return __hisnan(a) || __hisnan(b) || static_cast<float>(a) >= static_cast<float>(b); }
+__host__ __device__ static inline hipgen_bfloat16 __hmax(hipgen_bfloat16 a, hipgen_bfloat16 b) { return __hisnan(a) ? b : __hisnan(b) ? a : static_cast<float>(a) > static_cast<float>(b) ? a : b; }
+__host__ __device__ static inline hipgen_bfloat16 __hmin(hipgen_bfloat16 a, hipgen_bfloat16 b) { return __hisnan(a) ? b : __hisnan(b) ? a : static_cast<float>(a) < static_cast<float>(b) ? a : b; }
+__host__ __device__ static inline hipgen_bfloat16 hipgen_hmax(hipgen_bfloat16 a, hipgen_bfloat16 b) { return __hisnan(a) ? b : __hisnan(b) ? a : static_cast<float>(a) > static_cast<float>(b) ? a : b; }
+__host__ __device__ static inline hipgen_bfloat16 hipgen_hmin(hipgen_bfloat16 a, hipgen_bfloat16 b) { return __hisnan(a) ? b : __hisnan(b) ? a : static_cast<float>(a) < static_cast<float>(b) ? a : b; }`
 
 // bfloat162 stands in for CUDA's pair of bfloat16 values before ROCm 5.7,
 // whose hip/hip_bfloat16.h has only the scalar class: the same members x

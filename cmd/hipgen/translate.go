@@ -168,14 +168,12 @@ func runTranslate(e *env, o *translateFlags, args []string) int {
 	}()
 	if tt != nil {
 		// The sources are translated as they are found.
-		feed := func(found func(string)) error {
-			for _, f := range files {
-				found(f)
-			}
+		feed := func(found func(...string)) error {
+			found(files...)
 			return nil
 		}
 		if len(args) > 0 {
-			feed = func(found func(string)) error { return listArgs(fs, args, outAbs, found) }
+			feed = func(found func(...string)) error { return listArgs(fs, args, outAbs, found) }
 		}
 		return translateTree(e, o, tt, feed, includeDirs, opts, func() (sources.Version, []string, error) {
 			<-verDone
@@ -337,12 +335,14 @@ func expandArgs(fs *projectFS, args []string, outAbs string) ([]string, error) {
 	var mu sync.Mutex
 	seen := map[string]bool{}
 	var out []string
-	err := listArgs(fs, args, outAbs, func(rel string) {
+	err := listArgs(fs, args, outAbs, func(rels ...string) {
 		mu.Lock()
 		defer mu.Unlock()
-		if !seen[rel] {
-			seen[rel] = true
-			out = append(out, rel)
+		for _, rel := range rels {
+			if !seen[rel] {
+				seen[rel] = true
+				out = append(out, rel)
+			}
 		}
 	})
 	if err != nil {
@@ -355,11 +355,11 @@ func expandArgs(fs *projectFS, args []string, outAbs string) ([]string, error) {
 // listArgs calls found with the slash path relative to the root of fs of
 // each file argument and of each .cu and .cuh file below a directory
 // argument (skipping hidden directories and the output tree outAbs), as
-// soon as it is found, from any goroutine and maybe more than once for a
-// path; fs learns that the directories walked are inside the root, and the
+// soon as it is found (a directory's files together), from any goroutine
+// and maybe more than once for a path; fs learns that the directories walked are inside the root, and the
 // sizes of the files. A file outside the root is an error; after an error,
 // found may have been called for some files.
-func listArgs(fs *projectFS, args []string, outAbs string, found func(rel string)) error {
+func listArgs(fs *projectFS, args []string, outAbs string, found func(rels ...string)) error {
 	root := fs.root
 	for _, a := range args {
 		abs := a
@@ -393,14 +393,15 @@ func listArgs(fs *projectFS, args []string, outAbs string, found func(rel string
 // of each .cu and .cuh file below the directory abs that filepath.WalkDir
 // would find (symbolic links to directories not followed, hidden
 // directories and the output tree outAbs skipped, a link to a file kept
-// only when it stays inside the root), in no particular order and from
-// several goroutines: directories are read in parallel, and each file is
+// only when it stays inside the root), a directory's files in one call,
+// in no particular order and from several goroutines: directories are
+// read in parallel, and each file is
 // looked up in fs first, so that its size is known when its work is
 // scheduled. When inside, the directories walked are marked inside the
 // root. Of several errors (of reading a directory, or a path outside the
 // root), the one of the first path in sorted order is returned, as a
 // sequential walk would.
-func walkSources(fs *projectFS, abs, outAbs string, inside bool, found func(rel string)) error {
+func walkSources(fs *projectFS, abs, outAbs string, inside bool, found func(rels ...string)) error {
 	var (
 		mu   sync.Mutex
 		errs []walkError
@@ -421,6 +422,7 @@ func walkSources(fs *projectFS, abs, outAbs string, inside bool, found func(rel 
 			errs = append(errs, walkError{dir, err})
 			mu.Unlock()
 		}
+		var files []string
 		for _, d := range entries {
 			p := filepath.Join(dir, d.Name())
 			if d.IsDir() {
@@ -453,7 +455,12 @@ func walkSources(fs *projectFS, abs, outAbs string, inside bool, found func(rel 
 			if inside {
 				fs.lookup(rel)
 			}
-			found(rel)
+			files = append(files, rel)
+		}
+		// The directory's files join the work at once (one lock of
+		// the work queue, not one per file).
+		if len(files) > 0 {
+			found(files...)
 		}
 		<-turn
 	}

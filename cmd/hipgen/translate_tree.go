@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"sort"
 	"sync"
@@ -38,6 +39,10 @@ type translateJob struct {
 	stale   bool // --check: the output is missing or differs
 	written bool
 	err     error
+	// A job done before the listing was waits, its output in
+	// unwritten, to be written (or, if the listing failed, dropped).
+	waiting   bool
+	unwritten []byte
 }
 
 // treeTranslation translates a set of files, and with closure the project
@@ -75,7 +80,10 @@ type treeTranslation struct {
 	queue   jobQueue
 	pending int
 	fed     bool
-	workers sync.WaitGroup
+	// unwritten holds the jobs translated before the listing was over,
+	// which wait for it to be written; pending still counts them.
+	unwritten []*translateJob
+	workers   sync.WaitGroup
 }
 
 // jobQueue is a max-heap of jobs by size, then path.
@@ -112,26 +120,46 @@ func (t *treeTranslation) start(n int) {
 			for {
 				// Parts of other jobs (a directory of the walk, a
 				// chunk of a large file) come before the next file.
-				for assist.Help() {
-				}
+				helpOthers()
+				// And so do goroutines made ready on this processor
+				// during the last job (the walk's, one waiting for a
+				// lock the job held): with every processor busy they
+				// would otherwise wait for the next job to end too.
+				runtime.Gosched()
 				t.mu.Lock()
-				for len(t.queue) == 0 && !(t.fed && t.pending == 0) {
+				for len(t.queue) == 0 && !(t.fed && (t.pending == 0 || len(t.unwritten) > 0)) {
 					t.more.Wait()
 				}
-				if len(t.queue) == 0 {
+				var j *translateJob
+				switch {
+				case t.fed && len(t.unwritten) > 0:
+					j = t.unwritten[len(t.unwritten)-1]
+					t.unwritten = t.unwritten[:len(t.unwritten)-1]
+					t.mu.Unlock()
+					t.write(j, j.unwritten)
+					j.waiting, j.unwritten = false, nil
+				case len(t.queue) > 0:
+					j = heap.Pop(&t.queue).(*translateJob)
+					t.mu.Unlock()
+					buf, outBuf = t.translate(j, buf, outBuf)
+					if j.err == nil && t.formatText {
+						j.text = diag.AppendText(nil, j.state.Diags)
+					}
+					if j.waiting {
+						// Its output waits for the listing:
+						// the next one needs storage of its own.
+						outBuf = nil
+						t.mu.Lock()
+						t.unwritten = append(t.unwritten, j)
+						t.mu.Unlock()
+						continue
+					}
+				default:
 					t.mu.Unlock()
 					return
 				}
-				j := heap.Pop(&t.queue).(*translateJob)
-				t.mu.Unlock()
-				buf, outBuf = t.translate(j, buf, outBuf)
-				if j.err == nil {
-					if t.formatText {
-						j.text = diag.AppendText(nil, j.state.Diags)
-					}
-					if !t.check && !j.skipped {
-						j.record = encodeRecord(j.rel, j.state)
-					}
+				if j.err == nil && !t.check && !j.skipped {
+					j.record = encodeRecord(j.rel, j.state)
 				}
 				t.mu.Lock()
 				t.pending--
@@ -141,6 +169,15 @@ func (t *treeTranslation) start(n int) {
 				t.mu.Unlock()
 			}
 		}()
+	}
+}
+
+// helpOthers runs the parts of other jobs that wait for a goroutine (see
+// assist): a worker asks between the steps of its own job too, since with
+// every worker busy the parts of a large file would otherwise wait for
+// one to finish a whole file.
+func helpOthers() {
+	for assist.Help() {
 	}
 }
 
@@ -165,26 +202,34 @@ func (t *treeTranslation) wait() []*translateJob {
 	return out
 }
 
-// add queues rel unless it already is. The job is counted before the
-// caller's own job is done, so the work cannot end early.
-func (t *treeTranslation) add(rel string) {
+// add queues the files rels that are not queued yet. The jobs are counted
+// before the caller's own job is done, so the work cannot end early.
+func (t *treeTranslation) add(rels ...string) {
 	t.mu.Lock()
-	_, ok := t.jobs[rel]
+	var fresh []*translateJob
+	for _, rel := range rels {
+		if _, ok := t.jobs[rel]; !ok { // a repeat in rels is dropped below
+			fresh = append(fresh, &translateJob{rel: rel})
+		}
+	}
 	t.mu.Unlock()
-	if ok {
+	if len(fresh) == 0 {
 		return
 	}
-	size := t.sizeOf(rel)
+	for _, j := range fresh {
+		j.size = t.sizeOf(j.rel)
+	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if _, ok := t.jobs[rel]; ok {
-		return
+	for _, j := range fresh {
+		if _, ok := t.jobs[j.rel]; ok {
+			continue
+		}
+		t.jobs[j.rel] = j
+		heap.Push(&t.queue, j)
+		t.pending++
+		t.more.Signal()
 	}
-	j := &translateJob{rel: rel, size: size}
-	t.jobs[rel] = j
-	heap.Push(&t.queue, j)
-	t.pending++
-	t.more.Signal()
 }
 
 // translate does the job j, reading its source into buf's storage and
@@ -214,7 +259,9 @@ func (t *treeTranslation) translate(j *translateJob, buf, outBuf []byte) ([]byte
 			}
 		}
 	}
+	helpOthers()
 	u := sources.Parse(j.rel, src)
+	helpOthers()
 	var incs []string
 	for _, inc := range u.Includes() {
 		incs = append(incs, includeRecord(inc))
@@ -225,6 +272,7 @@ func (t *treeTranslation) translate(j *translateJob, buf, outBuf []byte) ([]byte
 	j.state = fileState{Key: sources.CacheKey(j.rel, src, opts), SrcSize: int64(len(src)), Includes: incs, Local: local}
 	var out []byte
 	out, j.state.Diags, j.stats = u.TranslateInto(outBuf, opts)
+	helpOthers()
 	j.state.OutHash = hashBytes(out)
 	outRel := sources.OutputPath(j.rel)
 	if t.check {
@@ -232,12 +280,25 @@ func (t *treeTranslation) translate(j *translateJob, buf, outBuf []byte) ([]byte
 		j.stale = err != nil || !bytes.Equal(old, out)
 		return src, out
 	}
-	// Nothing is written unless every file asked for was found.
-	if <-t.listed; t.listErr != nil {
+	select {
+	case <-t.listed:
+		t.write(j, out)
 		return src, out
+	default:
+		// The listing is not over: the worker goes on with other
+		// files, and the output is written when it is.
+		j.waiting, j.unwritten = true, out
+		return src, nil
 	}
-	j.written, j.state.OutStat, j.err = t.tree.WriteStamp(outRel, out)
-	return src, out
+}
+
+// write writes the output out of the job j, unless the listing failed:
+// nothing is written unless every file asked for was found.
+func (t *treeTranslation) write(j *translateJob, out []byte) {
+	if t.listErr != nil {
+		return
+	}
+	j.written, j.state.OutStat, j.err = t.tree.WriteStamp(sources.OutputPath(j.rel), out)
 }
 
 // sizeOf returns the size to expect of the source rel: as the last run
@@ -278,10 +339,8 @@ func (t *treeTranslation) resolveIncludes(rel string, incs []string) (local, fou
 
 // follow queues the included files when following the closure.
 func (t *treeTranslation) follow(files []string) {
-	if t.closure {
-		for _, f := range files {
-			t.add(f)
-		}
+	if t.closure && len(files) > 0 {
+		t.add(files...)
 	}
 }
 
@@ -377,7 +436,7 @@ func newTreeTranslation(fs *projectFS, outAbs string, o *translateFlags) *treeTr
 // they reach unless --only) as tt prepared, as they are listed, reports
 // diagnostics and saves the state. The translation starts when version
 // has told the ROCm version to translate for.
-func translateTree(e *env, o *translateFlags, tt *treeTranslation, feed func(found func(string)) error, includeDirs []string, opts sources.Options, version func() (sources.Version, []string, error)) int {
+func translateTree(e *env, o *translateFlags, tt *treeTranslation, feed func(found func(...string)) error, includeDirs []string, opts sources.Options, version func() (sources.Version, []string, error)) int {
 	tt.includeDirs = includeDirs
 	root, outAbs := tt.root, tt.outAbs
 	listed := make(chan error, 1)
@@ -444,8 +503,10 @@ func translateTree(e *env, o *translateFlags, tt *treeTranslation, feed func(fou
 			skipped++
 			continue
 		}
-		for f, c := range j.stats.Mapped {
-			mapped[f] += c
+		if o.stats {
+			for f, c := range j.stats.Mapped {
+				mapped[f] += c
+			}
 		}
 		if j.stale {
 			stale = append(stale, sources.OutputPath(j.rel))

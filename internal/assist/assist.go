@@ -11,6 +11,7 @@
 package assist
 
 import (
+	"runtime"
 	"sync"
 	"sync/atomic"
 )
@@ -28,10 +29,12 @@ type part struct {
 	g     *Group
 }
 
-// queue holds, oldest first, the parts that may not have started.
+// queue holds, oldest first, the parts that may not have started; queued
+// is their number, read without the lock by Help.
 var queue struct {
-	mu    sync.Mutex
-	parts []*part
+	mu     sync.Mutex
+	parts  []*part
+	queued atomic.Int32
 }
 
 // Go runs f on a new goroutine, unless a worker calling Help starts it
@@ -48,6 +51,7 @@ func (g *Group) Go(f func()) {
 		i++
 	}
 	queue.parts = append(queue.parts[i:], p)
+	queue.queued.Store(int32(len(queue.parts)))
 	queue.mu.Unlock()
 	go p.run()
 }
@@ -67,9 +71,10 @@ func (p *part) run() bool {
 func (g *Group) Wait() { g.wg.Wait() }
 
 // Help runs the oldest part of any group that no goroutine has started,
-// and reports whether it found one.
+// and reports whether it found one. It costs next to nothing when there is
+// none, so that a worker may ask between the steps of its own job.
 func Help() bool {
-	for {
+	for queue.queued.Load() > 0 {
 		queue.mu.Lock()
 		if len(queue.parts) == 0 {
 			queue.mu.Unlock()
@@ -78,9 +83,17 @@ func Help() bool {
 		p := queue.parts[0]
 		queue.parts[0] = nil
 		queue.parts = queue.parts[1:]
+		queue.queued.Store(int32(len(queue.parts)))
 		queue.mu.Unlock()
 		if p.run() {
+			// The goroutine waiting for the part's group, if this
+			// was its last part, is now queued to run next on this
+			// processor, where it would wait for this worker's next
+			// job to end: yield to it (and to anything else queued
+			// here) first.
+			runtime.Gosched()
 			return true
 		}
 	}
+	return false
 }
