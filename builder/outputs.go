@@ -93,8 +93,7 @@ func replaceGenerated(path, rel string, old []byte, readErr error, data []byte, 
 type Tree struct {
 	root   string
 	inside *rootpath.Dirs
-	mu     sync.Mutex // guards dirs
-	dirs   map[string]*treeDir
+	dirs   sync.Map // relative directory -> *treeDir
 }
 
 // treeDir is one directory of a Tree, created (or found) once. Writers
@@ -107,7 +106,7 @@ type treeDir struct {
 
 // NewTree returns a Tree writing under root, which need not exist yet.
 func NewTree(root string) *Tree {
-	return &Tree{root: root, inside: rootpath.NewDirs(root), dirs: map[string]*treeDir{}}
+	return &Tree{root: root, inside: rootpath.NewDirs(root)}
 }
 
 // Write writes data to the slash path rel under the tree's root and
@@ -157,13 +156,11 @@ func (t *Tree) WriteStamp(rel string, data []byte) (changed bool, stamp sysfile.
 // mkdir creates the directory dir (relative, clean) and its parents once
 // each, refusing one that leads outside the root.
 func (t *Tree) mkdir(dir string) error {
-	t.mu.Lock()
-	d := t.dirs[dir]
-	if d == nil {
-		d = &treeDir{}
-		t.dirs[dir] = d
+	v, ok := t.dirs.Load(dir)
+	if !ok {
+		v, _ = t.dirs.LoadOrStore(dir, &treeDir{})
 	}
-	t.mu.Unlock()
+	d := v.(*treeDir)
 	d.once.Do(func() { d.err = t.makeDir(dir) })
 	return d.err
 }

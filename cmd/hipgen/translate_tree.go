@@ -350,8 +350,10 @@ func (t *treeTranslation) follow(files []string) {
 type projectFS struct {
 	root   string
 	inside *rootpath.Dirs
-	mu     sync.Mutex
-	files  map[string]projectFile
+	// files holds what each path looked up was (path -> projectFile): a
+	// sync.Map, read by every worker resolving includes without waiting
+	// on the others.
+	files sync.Map
 }
 
 // projectFile is what a look-up found at a path.
@@ -362,7 +364,7 @@ type projectFile struct {
 }
 
 func newProjectFS(root string) *projectFS {
-	return &projectFS{root: root, inside: rootpath.NewDirs(root), files: map[string]projectFile{}}
+	return &projectFS{root: root, inside: rootpath.NewDirs(root)}
 }
 
 var errOutsideRoot = errors.New("outside the project root (through a symbolic link)")
@@ -370,12 +372,10 @@ var errOutsideRoot = errors.New("outside the project root (through a symbolic li
 // lookup reports what rel is, looking once per path: one lstat of the
 // file, its directories being checked once for all the files in them.
 func (p *projectFS) lookup(rel string) projectFile {
-	p.mu.Lock()
-	f, done := p.files[rel]
-	p.mu.Unlock()
-	if done {
-		return f
+	if f, done := p.files.Load(rel); done {
+		return f.(projectFile)
 	}
+	var f projectFile
 	native := filepath.FromSlash(rel)
 	if f.inside = p.inside.Inside(filepath.Dir(native)); f.inside {
 		full := filepath.Join(p.root, native)
@@ -387,9 +387,7 @@ func (p *projectFS) lookup(rel string) projectFile {
 		f.regular = err == nil && sysfile.IsRegular(&st)
 		f.size = st.Size
 	}
-	p.mu.Lock()
-	p.files[rel] = f
-	p.mu.Unlock()
+	p.files.Store(rel, f)
 	return f
 }
 

@@ -44,25 +44,28 @@ func Within(root, full string) (real string, ok bool, err error) {
 // inside the root is inside unless it is a symbolic link, so a new path
 // costs one Lstat (links are followed with Within).
 type Dirs struct {
-	root  string
-	mu    sync.Mutex
-	known map[string]bool
+	root string
+	// known maps each path looked at to whether it is inside: a
+	// sync.Map, which goroutines read without waiting on each other (a
+	// translation asks for every file it reads or writes).
+	known sync.Map
 }
 
 // NewDirs returns a Dirs for root.
-func NewDirs(root string) *Dirs { return &Dirs{root: root, known: map[string]bool{".": true}} }
+func NewDirs(root string) *Dirs {
+	d := &Dirs{root: root}
+	d.known.Store(".", true)
+	return d
+}
 
 // Inside reports whether rel, a clean relative path without "..", is
 // inside the root once symbolic links are followed. A path that does not
 // exist is inside when its existing parent is.
 func (d *Dirs) Inside(rel string) bool {
-	d.mu.Lock()
-	ok, done := d.known[rel]
-	d.mu.Unlock()
-	if done {
-		return ok
+	if ok, done := d.known.Load(rel); done {
+		return ok.(bool)
 	}
-	ok = d.Inside(filepath.Dir(rel))
+	ok := d.Inside(filepath.Dir(rel))
 	if ok {
 		full := filepath.Join(d.root, rel)
 		if st, err := os.Lstat(full); err == nil && st.Mode()&os.ModeSymlink != 0 {
@@ -70,9 +73,7 @@ func (d *Dirs) Inside(rel string) bool {
 			ok = ok && err == nil
 		}
 	}
-	d.mu.Lock()
-	d.known[rel] = ok
-	d.mu.Unlock()
+	d.known.Store(rel, ok)
 	return ok
 }
 
@@ -80,7 +81,5 @@ func (d *Dirs) Inside(rel string) bool {
 // for a caller that knows it better than a look-up would: a directory
 // reached from an inside directory by a walk that does not follow links.
 func (d *Dirs) MarkInside(rel string) {
-	d.mu.Lock()
-	d.known[rel] = true
-	d.mu.Unlock()
+	d.known.Store(rel, true)
 }
