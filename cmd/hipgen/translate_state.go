@@ -95,8 +95,9 @@ func loadTranslateState(outAbs string) translateState {
 // exclusive lock on the output directory, keeping what the others recorded;
 // sources that no longer exist are dropped.
 // updates holds this run's states, and records each one's encoding (see
-// encodeRecord), which the workers made.
-func updateTranslateState(tree *builder.Tree, root, outAbs string, loaded translateState, updates map[string]fileState, records map[string][]byte) error {
+// encodeRecord), which the workers made; the state is encoded into buf's
+// storage when it has room.
+func updateTranslateState(tree *builder.Tree, root, outAbs string, loaded translateState, updates map[string]fileState, records map[string][]byte, buf []byte) error {
 	if err := os.MkdirAll(outAbs, 0o755); err != nil {
 		return err
 	}
@@ -129,15 +130,16 @@ func updateTranslateState(tree *builder.Tree, root, outAbs string, loaded transl
 	if !changed && s.read != (sysfile.Stamp{}) {
 		return nil
 	}
-	_, err = tree.Write(translateStateFile, encodeState(s.Files, records))
+	_, err = tree.Write(translateStateFile, encodeState(s.Files, records, buf))
 	return err
 }
 
 // encodeState writes the state file; the tree writes it like the outputs:
 // a state file torn by a crash reads as empty, which costs one full
 // translation and nothing else. records may hold, by path, what
-// encodeRecord made of files' entries already.
-func encodeState(files map[string]fileState, records map[string][]byte) []byte {
+// encodeRecord made of files' entries already. The state is written into
+// buf's storage when it has room.
+func encodeState(files map[string]fileState, records map[string][]byte, buf []byte) []byte {
 	paths := make([]string, 0, len(files))
 	size := len(stateHeader) + len(stateFormat) + binary.MaxVarintLen64
 	for p, f := range files {
@@ -149,7 +151,10 @@ func encodeState(files map[string]fileState, records map[string][]byte) []byte {
 		}
 	}
 	slices.Sort(paths)
-	e := stateEncoder{buf: make([]byte, 0, size)}
+	if cap(buf) < size {
+		buf = make([]byte, 0, size)
+	}
+	e := stateEncoder{buf: buf[:0]}
 	e.buf = append(append(e.buf, stateHeader...), stateFormat...)
 	e.uint(uint64(len(paths)))
 	for _, p := range paths {

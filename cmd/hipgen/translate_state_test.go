@@ -20,13 +20,13 @@ func TestTranslateStateRoundTrip(t *testing.T) {
 		},
 		"b.cuh": {Key: "k2", OutHash: "h2"},
 	}
-	data := encodeState(files, nil)
+	data := encodeState(files, nil, nil)
 	if !builder.HasGeneratedMarker(data) {
 		t.Fatal("state lacks the generated-file marker")
 	}
 	// Entries the workers encoded ahead give the same bytes.
 	records := map[string][]byte{"src/a.cu": encodeRecord("src/a.cu", files["src/a.cu"])}
-	if again := encodeState(files, records); string(again) != string(data) {
+	if again := encodeState(files, records, nil); string(again) != string(data) {
 		t.Fatalf("with a record encoded ahead the state differs:\n%q\n%q", again, data)
 	}
 	got, err := decodeState(data)

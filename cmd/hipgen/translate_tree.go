@@ -32,6 +32,9 @@ type translateJob struct {
 	// text is the diagnostics as text lines, formatted by the worker
 	// (for --format text), so that printing them all is one write.
 	text []byte
+	// The worker also tells whether the diagnostics are sorted and hold
+	// an error, so that the report need not look at each again.
+	diagsSorted, diagsErr bool
 	// record is the state's entry for the file (see encodeRecord),
 	// also made by the worker.
 	record  []byte
@@ -84,6 +87,10 @@ type treeTranslation struct {
 	// which wait for it to be written; pending still counts them.
 	unwritten []*translateJob
 	workers   sync.WaitGroup
+	// spare holds the buffers of the workers that are done, for the
+	// report and the state: memory already touched costs no page
+	// faults.
+	spare [][]byte
 }
 
 // jobQueue is a max-heap of jobs by size, then path.
@@ -142,8 +149,12 @@ func (t *treeTranslation) start(n int) {
 					j = heap.Pop(&t.queue).(*translateJob)
 					t.mu.Unlock()
 					buf, outBuf = t.translate(j, buf, outBuf)
-					if j.err == nil && t.formatText {
-						j.text = diag.AppendText(nil, j.state.Diags)
+					if j.err == nil {
+						ds := j.state.Diags
+						j.diagsSorted, j.diagsErr = slices.IsSortedFunc(ds, diag.Compare), diag.HasErrors(ds)
+						if t.formatText {
+							j.text = diag.AppendText(nil, ds)
+						}
 					}
 					if j.waiting {
 						// Its output waits for the listing:
@@ -155,6 +166,7 @@ func (t *treeTranslation) start(n int) {
 						continue
 					}
 				default:
+					t.spare = append(t.spare, buf, outBuf)
 					t.mu.Unlock()
 					return
 				}
@@ -179,6 +191,18 @@ func (t *treeTranslation) start(n int) {
 func helpOthers() {
 	for assist.Help() {
 	}
+}
+
+// spareBuffer returns an empty buffer with room for n bytes, a worker's
+// if one has that much; call it once the workers are done.
+func (t *treeTranslation) spareBuffer(n int) []byte {
+	for i, b := range t.spare {
+		if cap(b) >= n {
+			t.spare[i] = nil
+			return b[:0]
+		}
+	}
+	return make([]byte, 0, n)
 }
 
 // feedDone says that the listing has added every file, or failed with err.
@@ -468,6 +492,11 @@ func translateTree(e *env, o *translateFlags, tt *treeTranslation, feed func(fou
 	// The state is saved while the diagnostics are printed.
 	var saveErr error
 	saved := make(chan struct{})
+	stateSize := 1 << 10
+	for _, j := range jobs {
+		stateSize += len(j.record)
+	}
+	stateBuf := tt.spareBuffer(stateSize)
 	go func() {
 		defer close(saved)
 		if !o.check {
@@ -479,7 +508,7 @@ func translateTree(e *env, o *translateFlags, tt *treeTranslation, feed func(fou
 					records[j.rel] = j.record
 				}
 			}
-			saveErr = updateTranslateState(tt.tree, root, outAbs, state, updates, records) // start made the tree
+			saveErr = updateTranslateState(tt.tree, root, outAbs, state, updates, records, stateBuf) // start made the tree
 		}
 	}()
 	var stale []string
@@ -493,9 +522,9 @@ func translateTree(e *env, o *translateFlags, tt *treeTranslation, feed func(fou
 	var last *diag.Diagnostic
 	for _, j := range jobs {
 		if ds := j.state.Diags; len(ds) > 0 {
-			sorted = sorted && (last == nil || diag.Compare(*last, ds[0]) <= 0) && slices.IsSortedFunc(ds, diag.Compare)
+			sorted = sorted && (last == nil || diag.Compare(*last, ds[0]) <= 0) && j.diagsSorted
 			last = &ds[len(ds)-1]
-			hasErrors = hasErrors || diag.HasErrors(ds)
+			hasErrors = hasErrors || j.diagsErr
 		}
 		if j.skipped {
 			skipped++
@@ -527,7 +556,7 @@ func translateTree(e *env, o *translateFlags, tt *treeTranslation, feed func(fou
 		for _, j := range jobs {
 			n += len(j.text)
 		}
-		text := make([]byte, 0, n)
+		text := tt.spareBuffer(n)
 		for _, j := range jobs {
 			text = append(text, j.text...)
 		}
