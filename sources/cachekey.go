@@ -8,12 +8,9 @@ import (
 	"github.com/hipgen/hipgen/sources/hipmap"
 )
 
-// TranslatorVersion changes whenever the translator's output for the same
-// input may change; it is part of every cache key.
-const TranslatorVersion = "2"
-
 // CacheKey identifies a translation: the input bytes, every option that
-// changes the output and the mapping table's version. Equal keys give
+// changes the output, the translator's version (TranslatorVersion, a hash
+// of its source) and the mapping table's version. Equal keys give
 // equal outputs and diagnostics. It tells a file's new content from its
 // last (see internal/contenthash), which needs no cryptographic hash.
 func CacheKey(name string, src []byte, opts Options) string {

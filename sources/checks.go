@@ -247,7 +247,10 @@ var ptxHopper = []struct{ prefix, what string }{
 	{"mma.sync", "mma.sync (NVIDIA tensor cores)"},
 }
 
-// inlineAsm reports asm statements: PTX cannot run on AMD GPUs.
+// inlineAsm reports asm statements: PTX cannot run on AMD GPUs. An empty
+// template (a compiler barrier such as asm volatile("" ::: "memory")) and
+// AMDGCN assembly (code already written for AMD GPUs, often beside the
+// PTX it replaces) are left alone.
 func (t *translator) inlineAsm(k int) int {
 	j := k + 1
 	for t.is(j, "volatile") || t.is(j, "__volatile__") || t.is(j, "goto") || t.is(j, "inline") {
@@ -259,6 +262,9 @@ func (t *translator) inlineAsm(k int) int {
 	close := t.matching(j)
 	if close < 0 {
 		close = j
+	}
+	if kind := asmKind(t.asmTemplate(j+1, close)); kind != asmPTX {
+		return close + 1
 	}
 	what := ""
 	for i := j + 1; i < close; i++ {
@@ -292,6 +298,88 @@ func (t *translator) inlineAsm(k int) int {
 	}
 	t.report(k, diag.Error, "inline-asm", msg)
 	return close + 1
+}
+
+// asmTemplate returns the text of the string literals of an asm statement's
+// template (its arguments run from the token from to the one before
+// close), up to the first colon: escapes such as \n are kept as written.
+func (t *translator) asmTemplate(from, close int) []byte {
+	var b []byte
+	for i := from; i < close; i++ {
+		tk := t.tok(i)
+		if tk.Kind == lex.Punct && (t.is(i, ":") || t.is(i, "::")) {
+			break
+		}
+		if tk.Kind != lex.String {
+			continue
+		}
+		text := t.text(i)
+		if q := bytes.IndexByte(text, '"'); q >= 0 && len(text) >= q+2 {
+			b = append(b, text[q+1:len(text)-1]...) // no prefix (L, u8, ...) nor quotes
+		}
+		b = append(b, '\n')
+	}
+	return b
+}
+
+type asmLanguage int
+
+const (
+	asmPTX   asmLanguage = iota // PTX, or not known to be anything else
+	asmEmpty                    // no instructions: a compiler barrier
+	asmAMD                      // AMDGCN assembly
+)
+
+// asmKind tells what language an asm template is written in, from the
+// first word of each statement: AMDGCN instructions begin v_, s_, ds_,
+// buffer_, global_, flat_, scratch_, image_ or tbuffer_ and carry no dot,
+// while nearly every PTX instruction carries a type or state suffix after
+// one (mov.u32, ld.global.nc, mma.sync). A template with an AMDGCN
+// instruction and no dotted one is AMDGCN; one without instructions is
+// empty; anything else counts as PTX.
+func asmKind(template []byte) asmLanguage {
+	// Statements end at newlines (written \n) and semicolons; a line
+	// continuation inside the literal joins its lines.
+	text := bytes.ReplaceAll(template, []byte("\\\n"), nil)
+	text = bytes.ReplaceAll(bytes.ReplaceAll(text, []byte(`\n`), []byte("\n")), []byte(`\t`), []byte(" "))
+	amd, other := false, false
+	for _, stmt := range bytes.FieldsFunc(text, func(r rune) bool { return r == '\n' || r == ';' || r == '{' || r == '}' }) {
+		words := bytes.Fields(stmt)
+		if len(words) == 0 {
+			continue
+		}
+		w := words[0]
+		if w[0] == '@' && len(words) > 1 { // a PTX predicate: @p bra
+			w = words[1]
+		}
+		switch {
+		case w[len(w)-1] == ':' || !(w[0] >= 'a' && w[0] <= 'z' || w[0] >= 'A' && w[0] <= 'Z'):
+			// A label, a directive (.reg), a comment or an operand.
+		case bytes.IndexByte(w, '.') >= 0:
+			other = true
+		case amdMnemonic(w):
+			amd = true
+		default:
+			other = true
+		}
+	}
+	switch {
+	case amd && !other:
+		return asmAMD
+	case !amd && !other:
+		return asmEmpty
+	}
+	return asmPTX
+}
+
+// amdMnemonic reports whether w begins as AMDGCN instructions do.
+func amdMnemonic(w []byte) bool {
+	for _, p := range []string{"v_", "s_", "ds_", "buffer_", "global_", "flat_", "scratch_", "image_", "tbuffer_"} {
+		if bytes.HasPrefix(w, []byte(p)) {
+			return true
+		}
+	}
+	return false
 }
 
 // stringLiteral never rewrites a string, but PTX in a string (for example

@@ -71,6 +71,7 @@ func filtersFor(tbl *hipmap.Table) *tableFilters {
 // this package before hipmap).
 //go:generate go generate ./hipmap
 //go:generate go test -run ^TestGeneratedFilters$ -update-generated .
+//go:generate go test -run ^TestTranslatorVersion$ -update-generated .
 
 // buildFilters builds the filters of a table from its entries, with the
 // translator's own names (specialNames, polyfills).

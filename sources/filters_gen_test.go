@@ -11,7 +11,7 @@ import (
 	"github.com/hipgen/hipgen/sources/hipmap"
 )
 
-var updateGenerated = flag.Bool("update-generated", false, "rewrite filters_gen.go from hipmap's default table")
+var updateGenerated = flag.Bool("update-generated", false, "rewrite filters_gen.go and version_gen.go")
 
 // TestGeneratedFilters checks that filters_gen.go holds the filters that
 // buildFilters makes of the default table (and of specialNames and
