@@ -62,9 +62,11 @@ func TestHIPNamesExistInInstalledROCm(t *testing.T) {
 var identToken = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*`)
 
 // hipHeaderIdentifiers returns every identifier that appears in the
-// installed HIP headers. Appearing is weaker than being declared, but HIP
-// headers do not mention CUDA-only names, so a HIP name that is absent is
-// certainly missing.
+// installed HIP headers and in clang's HIP wrapper headers, which hipcc
+// includes in every compile (__clang_hip_math.h declares the device math
+// functions). Appearing is weaker than being declared, but HIP headers do
+// not mention CUDA-only names, so a HIP name that is absent is certainly
+// missing.
 func hipHeaderIdentifiers(t *testing.T) map[string]bool {
 	t.Helper()
 	if _, err := os.Stat(filepath.Join(hipIncludeDir, "hip_runtime.h")); err != nil {
@@ -93,6 +95,16 @@ func hipHeaderIdentifiers(t *testing.T) map[string]bool {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+	wrappers, _ := filepath.Glob("/usr/lib/llvm-*/lib/clang/*/include/__clang_hip_*.h")
+	for _, path := range wrappers {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, id := range identToken.FindAll(b, -1) {
+			idents[string(id)] = true
+		}
 	}
 	return idents
 }

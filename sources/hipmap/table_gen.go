@@ -2,7 +2,7 @@
 
 package hipmap
 
-const generatedVersion = "e246fe70fc2afb6e"
+const generatedVersion = "75d9923e9eaac34d"
 
 // generatedEntries are the parsed data files, sorted like Table.entries.
 var generatedEntries = []Entry{
@@ -2649,8 +2649,8 @@ var generatedEntries = []Entry{
 	{"__fdividef", "__fdividef", "math", 0, 0, Version{0, 0}, Version{0, 0}, ""},
 	{"__ffs", "__ffs", "device", 0, 0, Version{0, 0}, Version{0, 0}, ""},
 	{"__ffsll", "__ffsll", "device", 0, 0, Version{0, 0}, Version{0, 0}, ""},
-	{"__finite", "", "device", 1, 0, Version{0, 0}, Version{0, 0}, ""},
-	{"__finitef", "", "device", 1, 0, Version{0, 0}, Version{0, 0}, ""},
+	{"__finite", "__finite", "device", 0, 0, Version{0, 0}, Version{0, 0}, ""},
+	{"__finitef", "__finitef", "device", 0, 0, Version{0, 0}, Version{0, 0}, ""},
 	{"__finitel", "", "device", 1, 0, Version{0, 0}, Version{0, 0}, ""},
 	{"__float22bfloat162_rn", "__float22bfloat162_rn", "bf16", 0, 0, Version{5, 7}, Version{0, 0}, ""},
 	{"__float22half2_rn", "__float22half2_rn", "fp16", 0, 0, Version{0, 0}, Version{0, 0}, ""},
@@ -2865,11 +2865,11 @@ var generatedEntries = []Entry{
 	{"__int2half_ru", "__int2half_ru", "fp16", 0, 0, Version{0, 0}, Version{0, 0}, ""},
 	{"__int2half_rz", "__int2half_rz", "fp16", 0, 0, Version{0, 0}, Version{0, 0}, ""},
 	{"__int_as_float", "__int_as_float", "math", 0, 0, Version{0, 0}, Version{0, 0}, ""},
-	{"__isinf", "", "device", 1, 0, Version{0, 0}, Version{0, 0}, ""},
-	{"__isinff", "", "device", 1, 0, Version{0, 0}, Version{0, 0}, ""},
+	{"__isinf", "__isinf", "device", 0, 0, Version{0, 0}, Version{0, 0}, ""},
+	{"__isinff", "__isinff", "device", 0, 0, Version{0, 0}, Version{0, 0}, ""},
 	{"__isinfl", "", "device", 1, 0, Version{0, 0}, Version{0, 0}, ""},
-	{"__isnan", "", "device", 1, 0, Version{0, 0}, Version{0, 0}, ""},
-	{"__isnanf", "", "device", 1, 0, Version{0, 0}, Version{0, 0}, ""},
+	{"__isnan", "__isnan", "device", 0, 0, Version{0, 0}, Version{0, 0}, ""},
+	{"__isnanf", "__isnanf", "device", 0, 0, Version{0, 0}, Version{0, 0}, ""},
 	{"__isnanl", "", "device", 1, 0, Version{0, 0}, Version{0, 0}, ""},
 	{"__ldca", "__ldca", "device", 0, 0, Version{0, 0}, Version{0, 0}, ""},
 	{"__ldcg", "__ldcg", "device", 0, 0, Version{0, 0}, Version{0, 0}, ""},
@@ -2971,8 +2971,8 @@ var generatedEntries = []Entry{
 	{"__short2half_rz", "__short2half_rz", "fp16", 0, 0, Version{0, 0}, Version{0, 0}, ""},
 	{"__short_as_bfloat16", "__short_as_bfloat16", "bf16", 0, 0, Version{5, 7}, Version{0, 0}, ""},
 	{"__short_as_half", "__short_as_half", "fp16", 0, 0, Version{0, 0}, Version{0, 0}, ""},
-	{"__signbit", "", "device", 1, 0, Version{0, 0}, Version{0, 0}, ""},
-	{"__signbitf", "", "device", 1, 0, Version{0, 0}, Version{0, 0}, ""},
+	{"__signbit", "__signbit", "device", 0, 0, Version{0, 0}, Version{0, 0}, ""},
+	{"__signbitf", "__signbitf", "device", 0, 0, Version{0, 0}, Version{0, 0}, ""},
 	{"__signbitl", "", "device", 1, 0, Version{0, 0}, Version{0, 0}, ""},
 	{"__sincosf", "__sincosf", "math", 0, 0, Version{0, 0}, Version{0, 0}, ""},
 	{"__sinf", "__sinf", "math", 0, 0, Version{0, 0}, Version{0, 0}, ""},
