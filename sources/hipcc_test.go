@@ -22,7 +22,7 @@ var hipccCases = []string{
 	"idempotent_full_program", "idempotent_header_guarded_warp",
 	"wave_match", "wave_any_all_uni", "wave_syncwarp", "wave_reduce_sync",
 	"wave_warpsize_generic", "wave_legacy_intrinsics", "wave_wide_mode",
-	"polyfills", "libcuxx_std", "cuda_arch_guards", "device_classification", "guard_macros_renamed", "kernel_pointer_cast",
+	"polyfills", "libcuxx_std", "cuda_arch_guards", "device_classification", "polyfill_hmax2", "guard_macros_renamed", "kernel_pointer_cast",
 	"cuda_arch_older_blocks", "helper_cuda_library_guards", "builtin_proxy_arguments", "polyfill_atomic_i64",
 	"call_fixes_alloc", "callback_and_cudart_version",
 	"cg_alias_reduce_polyfill", "cg_alias_function_scope", "cg_meta_group_polyfill", "cg_shuffle_any_type",

@@ -96,6 +96,14 @@ __device__ static inline H hipgen_hmax(H a, H b) {
   return __hisnan(a) ? b : __hisnan(b) ? a : __hgt(a, b) ? a : b;
 #endif
 }`},
+	"__hmax2": {name: "hipgen_hmax2", why: "HIP has no __hmax2; the larger of each pair of halves (hipgen_hmax: a NaN loses to a number, as in CUDA) stands in", deps: []string{"__hmax"},
+		code: `__device__ static inline __half2 hipgen_hmax2(__half2 a, __half2 b) {
+  return __halves2half2(hipgen_hmax(__low2half(a), __low2half(b)), hipgen_hmax(__high2half(a), __high2half(b)));
+}`},
+	"__hmin2": {name: "hipgen_hmin2", why: "HIP has no __hmin2; the smaller of each pair of halves (hipgen_hmin: a NaN loses to a number, as in CUDA) stands in", deps: []string{"__hmin"},
+		code: `__device__ static inline __half2 hipgen_hmin2(__half2 a, __half2 b) {
+  return __halves2half2(hipgen_hmin(__low2half(a), __low2half(b)), hipgen_hmin(__high2half(a), __high2half(b)));
+}`},
 	"__hmin": {name: "hipgen_hmin", why: "ROCm before 5.5 has no __hmin", code: `template <class H>
 __device__ static inline H hipgen_hmin(H a, H b) {
 #if ` + hipVersionAtLeast55 + `
