@@ -127,22 +127,48 @@ func (t *translator) markerPath() string {
 }
 
 // lineBreakAt returns the newline needed before inserting whole lines at
-// off: one when off is the end of a file whose last line has no newline.
+// off: one when off is the end of a file whose last line has no newline,
+// and one more (an empty line) when that line is continued by a backslash,
+// which would otherwise join the inserted line to it.
 func (t *translator) lineBreakAt(off int) string {
-	if off == len(t.src) && off > 0 && t.src[off-1] != '\n' {
-		return "\n"
+	if off != len(t.src) || off == 0 {
+		return ""
 	}
-	return ""
+	nl := ""
+	if t.src[off-1] != '\n' {
+		nl = "\n"
+		off++ // where that newline goes
+	}
+	if continuedAt(t.src, off-1) {
+		nl += "\n"
+	}
+	return nl
 }
 
-// lineEnd returns the offset just after the newline ending the line that
-// contains off (or the end of the source).
-func (t *translator) lineEnd(off int) int {
-	i := bytes.IndexByte(t.src[off:], '\n')
-	if i < 0 {
-		return len(t.src)
+// continuedAt reports whether the newline at nl (which may be just past the
+// end of src) follows a backslash: the line goes on after it.
+func continuedAt(src []byte, nl int) bool {
+	k := nl - 1
+	if k >= 0 && k < len(src) && src[k] == '\r' {
+		k--
 	}
-	return off + i + 1
+	return k >= 0 && k < len(src) && src[k] == '\\'
+}
+
+// lineEnd returns the offset just after the newline ending the logical
+// line that contains off (lines continued by a backslash included), or the
+// end of the source.
+func (t *translator) lineEnd(off int) int {
+	for {
+		i := bytes.IndexByte(t.src[off:], '\n')
+		if i < 0 {
+			return len(t.src)
+		}
+		if !continuedAt(t.src, off+i) {
+			return off + i + 1
+		}
+		off += i + 1
+	}
 }
 
 func startsWord(c byte) bool {
