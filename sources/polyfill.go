@@ -93,7 +93,13 @@ __device__ static inline H hipgen_hmax(H a, H b) {
 #if ` + hipVersionAtLeast55 + `
   return __hmax(a, b);
 #else
-  return __hisnan(a) ? b : __hisnan(b) ? a : __hgt(a, b) ? a : b;
+  if (__hisnan(a)) return b;
+  if (__hisnan(b)) return a;
+  if (__hgt(a, b)) return a;
+  if (__hgt(b, a)) return b;
+  unsigned short s; // equal: +0 is greater than -0, as in CUDA
+  __builtin_memcpy(&s, &a, sizeof s);
+  return (s & 0x8000u) ? b : a;
 #endif
 }`},
 	"__hmax2": {name: "hipgen_hmax2", why: "HIP has no __hmax2; the larger of each pair of halves (hipgen_hmax: a NaN loses to a number, as in CUDA) stands in", deps: []string{"__hmax"},
@@ -109,7 +115,13 @@ __device__ static inline H hipgen_hmin(H a, H b) {
 #if ` + hipVersionAtLeast55 + `
   return __hmin(a, b);
 #else
-  return __hisnan(a) ? b : __hisnan(b) ? a : __hlt(a, b) ? a : b;
+  if (__hisnan(a)) return b;
+  if (__hisnan(b)) return a;
+  if (__hlt(a, b)) return a;
+  if (__hlt(b, a)) return b;
+  unsigned short s; // equal: -0 is less than +0, as in CUDA
+  __builtin_memcpy(&s, &a, sizeof s);
+  return (s & 0x8000u) ? a : b;
 #endif
 }`},
 	// Not a function: value uses of __CUDA_ARCH__ (cudaarch.go).
