@@ -298,9 +298,8 @@ func (t *treeTranslation) translate(j *translateJob, buf, outBuf []byte) ([]byte
 	out, j.state.Diags, j.stats = u.TranslateInto(outBuf, opts)
 	helpOthers()
 	j.state.OutHash = hashBytes(out)
-	outRel := sources.OutputPath(j.rel)
 	if t.check {
-		old, err := os.ReadFile(filepath.Join(t.outAbs, filepath.FromSlash(outRel)))
+		old, err := os.ReadFile(filepath.Join(t.outAbs, filepath.FromSlash(sources.OutputPath(j.rel))))
 		j.stale = err != nil || !bytes.Equal(old, out)
 		return src, out
 	}
