@@ -3,6 +3,7 @@ package sources
 import (
 	"bytes"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -173,6 +174,10 @@ type fileFacts struct {
 	// definesFunction), once definedOnce has run.
 	definedOnce sync.Once
 	defined     map[string]bool
+	// macros holds the names the file #defines, each with the line of
+	// its first definition (see macroDefinedAt), once macrosOnce has run.
+	macrosOnce sync.Once
+	macros     map[string]int
 }
 
 // fileFact is one yes-or-no answer of fileFacts.
@@ -528,6 +533,9 @@ func (t *translator) unavailable(k int, e hipmap.Entry) {
 	if t.definesFunction(e.CUDA) {
 		return // the project defines it itself, typically as its own fallback
 	}
+	if t.isMacroNameOperand(k) {
+		return // #define X, #undef X, #ifdef X or defined(X): not a use of X
+	}
 	var msg string
 	switch {
 	case e.Status == hipmap.Unsupported:
@@ -547,7 +555,51 @@ func (t *translator) unavailable(k int, e hipmap.Entry) {
 			msg += "; from ROCm " + e.MaxROCm.String() + ": " + later.HIP
 		}
 	}
+	if line := t.macroDefinedAt(e.CUDA); line > 0 {
+		// A shim of the project's own (a vendor header mapping CUDA
+		// names for another platform, a fallback for old CUDA): whether
+		// it is in effect for HIP is up to its #if, so hipcc decides.
+		t.report(k, diag.Warning, "unsupported-api", msg+"; the file defines "+e.CUDA+" as a macro at line "+strconv.Itoa(line)+
+			", so its uses compile where that definition is in effect for HIP"+oncePerFile)
+		return
+	}
 	t.report(k, diag.Error, "unsupported-api", msg)
+}
+
+// isMacroNameOperand reports whether the identifier k is the macro name
+// of a #define, #undef, #ifdef, #ifndef, #elifdef or #elifndef directive,
+// or the operand of defined in #if or #elif: a name there is not a use.
+func (t *translator) isMacroNameOperand(k int) bool {
+	if !t.tok(k).Directive || k < 2 {
+		return false
+	}
+	if t.isByte(k-2, '#') && t.isLineStart(k-2) {
+		switch string(t.text(k - 1)) {
+		case "define", "undef", "ifdef", "ifndef", "elifdef", "elifndef":
+			return true
+		}
+	}
+	return t.tok(k-1).Directive && (t.is(k-1, "defined") || t.isByte(k-1, '(') && t.tok(k-2).Directive && t.is(k-2, "defined"))
+}
+
+// macroDefinedAt returns the line of the file's first #define of name, or
+// 0 when the file does not define it. The names are collected in one pass,
+// the first time one is asked about.
+func (t *translator) macroDefinedAt(name string) int {
+	f := t.facts
+	f.macrosOnce.Do(func() {
+		f.macros = map[string]int{}
+		for k := 0; k+2 < len(t.toks); k++ {
+			if t.isByte(k, '#') && t.isLineStart(k) && t.tok(k).Directive && t.is(k+1, "define") &&
+				t.tok(k+2).Kind == lex.Ident && t.tok(k+2).Directive {
+				n := string(t.text(k + 2))
+				if _, seen := f.macros[n]; !seen {
+					f.macros[n] = bytes.Count(t.src[:t.tok(k).Start], []byte{'\n'}) + 1
+				}
+			}
+		}
+	})
+	return f.macros[name]
 }
 
 // runtimeFamily reports whether names of a family come from hip_runtime.h
