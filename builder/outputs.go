@@ -94,6 +94,14 @@ type Tree struct {
 	root   string
 	inside *rootpath.Dirs
 	dirs   sync.Map // relative directory -> *treeDir
+	asked  sync.Map // clean relative path -> true, once asked to write it in a directory the Tree made
+}
+
+// firstWrite reports whether the Tree is asked to write the file rel
+// (clean) for the first time, and records that it was.
+func (t *Tree) firstWrite(rel string) bool {
+	_, again := t.asked.LoadOrStore(rel, true)
+	return !again
 }
 
 // treeDir is one directory of a Tree, created (or found) once. Writers
@@ -101,6 +109,7 @@ type Tree struct {
 // directory being created waits for that directory only.
 type treeDir struct {
 	once sync.Once
+	made bool // this Tree created it: it holds only what the Tree wrote
 	err  error
 }
 
@@ -127,14 +136,24 @@ func (t *Tree) WriteStamp(rel string, data []byte) (changed bool, stamp sysfile.
 	if clean == ".." || strings.HasPrefix(clean, ".."+string(filepath.Separator)) {
 		return false, stamp, fmt.Errorf("%s: %w", rel, ErrOutsideRoot)
 	}
-	if err := t.mkdir(filepath.Dir(clean)); err != nil {
+	made, err := t.mkdir(filepath.Dir(clean))
+	if err != nil {
 		return false, stamp, err
 	}
-	// The directory is inside the root, so the file is unless it is a
-	// symbolic link: read it without following one, and check where a
-	// link leads only when there is one.
 	path := filepath.Join(t.root, clean)
-	old, st, err := sysfile.Read(path, true, nil)
+	var old []byte
+	var st syscall.Stat_t
+	if made && t.firstWrite(clean) {
+		// The directory was made by this Tree, so it holds only what
+		// this Tree wrote, and the Tree has not written this file:
+		// nothing to compare with or to protect.
+		err = fs.ErrNotExist
+	} else {
+		// The directory is inside the root, so the file is unless it
+		// is a symbolic link: read it without following one, and
+		// check where a link leads only when there is one.
+		old, st, err = sysfile.Read(path, true, nil)
+	}
 	if errors.Is(err, syscall.ELOOP) {
 		if !t.inside.Inside(clean) {
 			return false, stamp, fmt.Errorf("%s: %w (it resolves through a symbolic link)", rel, ErrOutsideRoot)
@@ -154,26 +173,27 @@ func (t *Tree) WriteStamp(rel string, data []byte) (changed bool, stamp sysfile.
 }
 
 // mkdir creates the directory dir (relative, clean) and its parents once
-// each, refusing one that leads outside the root.
-func (t *Tree) mkdir(dir string) error {
+// each, refusing one that leads outside the root. It reports whether this
+// Tree made dir (rather than finding it).
+func (t *Tree) mkdir(dir string) (made bool, err error) {
 	v, ok := t.dirs.Load(dir)
 	if !ok {
 		v, _ = t.dirs.LoadOrStore(dir, &treeDir{})
 	}
 	d := v.(*treeDir)
-	d.once.Do(func() { d.err = t.makeDir(dir) })
-	return d.err
+	d.once.Do(func() { d.made, d.err = t.makeDir(dir) })
+	return d.made, d.err
 }
 
 // makeDir creates dir after its parent; mkdir calls it once per directory.
-func (t *Tree) makeDir(dir string) error {
+func (t *Tree) makeDir(dir string) (bool, error) {
 	if dir == "." {
 		// The root may be anywhere, through any links; what it holds
 		// must stay below it.
-		return os.MkdirAll(t.root, 0o755)
+		return false, os.MkdirAll(t.root, 0o755)
 	}
-	if err := t.mkdir(filepath.Dir(dir)); err != nil {
-		return err
+	if _, err := t.mkdir(filepath.Dir(dir)); err != nil {
+		return false, err
 	}
 	// A directory made here is inside the root, its parent being
 	// inside; one that exists may be a link leading out of it.
@@ -181,7 +201,7 @@ func (t *Tree) makeDir(dir string) error {
 	if err == nil && !made && !t.inside.Inside(dir) {
 		err = fmt.Errorf("%s: %w (it resolves through a symbolic link)", filepath.ToSlash(dir), ErrOutsideRoot)
 	}
-	return err
+	return made, err
 }
 
 // HasGeneratedMarker reports whether data's first five lines carry the
