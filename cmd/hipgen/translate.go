@@ -19,6 +19,7 @@ import (
 	"github.com/hipgen/hipgen/internal/assist"
 	"github.com/hipgen/hipgen/internal/lazyre"
 	"github.com/hipgen/hipgen/internal/rootpath"
+	"github.com/hipgen/hipgen/internal/sysfile"
 	"github.com/hipgen/hipgen/manifest"
 	"github.com/hipgen/hipgen/sources"
 	"github.com/hipgen/hipgen/sources/hipmap"
@@ -416,7 +417,7 @@ func walkSources(fs *projectFS, abs, outAbs string, inside bool, found func(rels
 	var walk func(dir string)
 	walk = func(dir string) {
 		turn <- struct{}{}
-		entries, err := readDirEntries(dir)
+		entries, err := sysfile.ReadDir(dir)
 		if err != nil {
 			mu.Lock()
 			errs = append(errs, walkError{dir, err})
@@ -424,9 +425,9 @@ func walkSources(fs *projectFS, abs, outAbs string, inside bool, found func(rels
 		}
 		var files []string
 		for _, d := range entries {
-			p := filepath.Join(dir, d.Name())
+			p := filepath.Join(dir, d.Name)
 			if d.IsDir() {
-				if strings.HasPrefix(d.Name(), ".") || p == outAbs {
+				if strings.HasPrefix(d.Name, ".") || p == outAbs {
 					continue
 				}
 				if inside {
@@ -439,7 +440,7 @@ func walkSources(fs *projectFS, abs, outAbs string, inside bool, found func(rels
 			if !cudaExts(filepath.Ext(p)) {
 				continue
 			}
-			if d.Type()&os.ModeSymlink != 0 {
+			if d.IsLink() {
 				// A link out of the project is not the project's file.
 				if _, ok, err := rootpath.Within(fs.root, p); err != nil || !ok {
 					continue
@@ -475,17 +476,6 @@ func walkSources(fs *projectFS, abs, outAbs string, inside bool, found func(rels
 type walkError struct {
 	path string
 	err  error
-}
-
-// readDirEntries reads the entries of dir, unsorted; the entries read
-// before an error come back with it.
-func readDirEntries(dir string) ([]os.DirEntry, error) {
-	f, err := os.Open(dir)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return f.ReadDir(-1)
 }
 
 // rootReader reads slash paths relative to root, refusing symbolic links

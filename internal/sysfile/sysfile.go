@@ -8,6 +8,8 @@
 package sysfile
 
 import (
+	"bytes"
+	"encoding/binary"
 	"errors"
 	"io"
 	"io/fs"
@@ -237,6 +239,91 @@ func retry(f func() error) error {
 	for {
 		if err := f(); !errors.Is(err, syscall.EINTR) {
 			return err
+		}
+	}
+}
+
+// DirEntry is one entry of a directory as ReadDir lists it.
+type DirEntry struct {
+	Name string
+	// Type is the entry's file type (syscall.S_IFDIR, S_IFREG, S_IFLNK,
+	// ...), as the directory records it, or found by lstat on a file
+	// system that records none: a symbolic link is not followed.
+	Type uint32
+}
+
+// IsDir reports whether the entry is a directory (not a link to one).
+func (d DirEntry) IsDir() bool { return d.Type == syscall.S_IFDIR }
+
+// IsLink reports whether the entry is a symbolic link.
+func (d DirEntry) IsLink() bool { return d.Type == syscall.S_IFLNK }
+
+// direntTypes maps the d_type of a directory entry to its file type.
+var direntTypes = [...]uint32{
+	syscall.DT_FIFO: syscall.S_IFIFO,
+	syscall.DT_CHR:  syscall.S_IFCHR,
+	syscall.DT_DIR:  syscall.S_IFDIR,
+	syscall.DT_BLK:  syscall.S_IFBLK,
+	syscall.DT_REG:  syscall.S_IFREG,
+	syscall.DT_LNK:  syscall.S_IFLNK,
+	syscall.DT_SOCK: syscall.S_IFSOCK,
+}
+
+// ReadDir lists the entries of the directory dir, without "." and "..",
+// in the order the directory keeps them (not sorted), with plain system
+// calls: os.ReadDir registers the directory with the runtime's poller
+// first, which costs more calls than the listing of a small directory.
+func ReadDir(dir string) ([]DirEntry, error) {
+	fd, err := open(dir, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, &fs.PathError{Op: "open", Path: dir, Err: err}
+	}
+	defer syscall.Close(fd)
+	var buf [8192]byte
+	var out []DirEntry
+	for {
+		var n int
+		err := retry(func() (err error) {
+			n, err = syscall.ReadDirent(fd, buf[:])
+			return err
+		})
+		if err != nil {
+			return nil, &fs.PathError{Op: "readdirent", Path: dir, Err: err}
+		}
+		if n <= 0 {
+			return out, nil
+		}
+		// struct linux_dirent64: ino (8), off (8), reclen (2), type
+		// (1), then the name, NUL-terminated.
+		for b := buf[:n]; len(b) >= 19; {
+			reclen := int(binary.NativeEndian.Uint16(b[16:18]))
+			if reclen < 19 || reclen > len(b) {
+				return nil, &fs.PathError{Op: "readdirent", Path: dir, Err: syscall.EIO}
+			}
+			name := b[19:reclen]
+			if i := bytes.IndexByte(name, 0); i >= 0 {
+				name = name[:i]
+			}
+			typ := b[18]
+			b = b[reclen:]
+			if string(name) == "." || string(name) == ".." {
+				continue
+			}
+			d := DirEntry{Name: string(name)}
+			if int(typ) < len(direntTypes) {
+				d.Type = direntTypes[typ]
+			}
+			if d.Type == 0 {
+				st, err := Lstat(dir + string(os.PathSeparator) + d.Name)
+				if err != nil {
+					if errors.Is(err, fs.ErrNotExist) {
+						continue // removed while listed
+					}
+					return nil, err
+				}
+				d.Type = st.Mode & syscall.S_IFMT
+			}
+			out = append(out, d)
 		}
 	}
 }

@@ -2,9 +2,12 @@ package sysfile
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"syscall"
 	"testing"
@@ -121,4 +124,67 @@ func TestMkdir(t *testing.T) {
 	if _, err := Mkdir(filepath.Join(dir, "missing", "b"), 0o755); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("Mkdir without a parent: %v, want ErrNotExist", err)
 	}
+}
+
+// TestReadDir lists a directory with every kind of entry the walk cares
+// about, enough of them to take several getdents calls, and a missing one.
+func TestReadDir(t *testing.T) {
+	dir := t.TempDir()
+	want := map[string]uint32{"sub": syscall.S_IFDIR, "link": syscall.S_IFLNK, ".hidden": syscall.S_IFREG}
+	if err := os.Mkdir(filepath.Join(dir, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("sub", filepath.Join(dir, "link")); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 300; i++ { // 300 long names fill more than one buffer
+		name := fmt.Sprintf("file-with-a-rather-long-name-%03d.cu", i)
+		want[name] = syscall.S_IFREG
+	}
+	for name, typ := range want {
+		if typ == syscall.S_IFREG {
+			if err := os.WriteFile(filepath.Join(dir, name), nil, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	entries, err := ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]uint32{}
+	for _, d := range entries {
+		if _, dup := got[d.Name]; dup {
+			t.Errorf("%s listed twice", d.Name)
+		}
+		got[d.Name] = d.Type
+	}
+	if !maps.Equal(got, want) {
+		t.Errorf("ReadDir: %d entries, want %d; differing: %v", len(got), len(want), diffKeys(got, want))
+	}
+	if d := entries[0]; d.IsDir() != (d.Type == syscall.S_IFDIR) || d.IsLink() != (d.Type == syscall.S_IFLNK) {
+		t.Errorf("IsDir/IsLink disagree with Type for %+v", d)
+	}
+	if _, err := ReadDir(filepath.Join(dir, "missing")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("missing directory: err = %v, want not exist", err)
+	}
+	if _, err := ReadDir(filepath.Join(dir, ".hidden")); !errors.Is(err, syscall.ENOTDIR) {
+		t.Errorf("a file: err = %v, want ENOTDIR", err)
+	}
+}
+
+func diffKeys(a, b map[string]uint32) []string {
+	var d []string
+	for k, v := range a {
+		if w, ok := b[k]; !ok || w != v {
+			d = append(d, k)
+		}
+	}
+	for k := range b {
+		if _, ok := a[k]; !ok {
+			d = append(d, k)
+		}
+	}
+	sort.Strings(d)
+	return d
 }
