@@ -6,4 +6,4 @@ package sources
 // Go file below sources/, the mapping table included). It is part of
 // every cache key, so a file translated by another build of the
 // translator is translated again.
-const TranslatorVersion = "cb22e3a5f91b43a1"
+const TranslatorVersion = "d38272f280b65093"

@@ -10,6 +10,7 @@ package lex
 
 import (
 	"bytes"
+	"strings"
 
 	"github.com/hipgen/hipgen/internal/assist"
 )
@@ -445,6 +446,7 @@ const (
 	cLess
 	cHash
 	cPunct
+	cSingle // a punctuator that is never the start of a longer one
 )
 
 var classTab [256]uint8
@@ -476,6 +478,8 @@ func init() {
 			classTab[c] = cLess
 		case c == '#':
 			classTab[c] = cHash
+		case strings.IndexByte("()[]{};,?~", byte(c)) >= 0:
+			classTab[c] = cSingle
 		case isPunctByte(byte(c)):
 			classTab[c] = cPunct
 		}
@@ -564,6 +568,14 @@ func (l *lexer) run() {
 				l.wantHeader = false
 				continue
 			}
+		case cSingle:
+			if l.match {
+				l.m.see(c, int32(l.n))
+			}
+			l.emit(Punct, i, i+1)
+			i++
+			l.wantHeader = false
+			continue
 		case cOther:
 			// A byte no punctuator starts.
 			l.emit(Other, start, i+1)
@@ -600,28 +612,28 @@ func continuation(src []byte, i int) int {
 	return 0
 }
 
+// lineCommentEnd returns the end of a // comment whose text starts at i:
+// the newline that is not continued by a backslash right before it.
 func lineCommentEnd(src []byte, i int) int {
-	for i < len(src) {
-		switch src[i] {
-		case '\n':
-			return i
-		case '\\':
-			if k := continuation(src, i); k > 0 {
-				i += k
-				continue
-			}
+	for {
+		j := bytes.IndexByte(src[i:], '\n')
+		if j < 0 {
+			return len(src)
 		}
-		i++
+		j += i
+		if k := j - 1; src[k] == '\\' || src[k] == '\r' && k > 0 && src[k-1] == '\\' {
+			i = j + 1 // a continuation: the comment goes on
+			continue
+		}
+		return j
 	}
-	return i
 }
 
+// blockCommentEnd returns the end of a /* */ comment whose text starts at
+// i, or of src when it is not closed.
 func blockCommentEnd(src []byte, i int) int {
-	for i+1 < len(src) {
-		if src[i] == '*' && src[i+1] == '/' {
-			return i + 2
-		}
-		i++
+	if j := bytes.Index(src[i:], []byte("*/")); j >= 0 {
+		return i + j + 2
 	}
 	return len(src)
 }
