@@ -3,6 +3,7 @@ package sources
 import (
 	"bytes"
 	"strconv"
+	"strings"
 
 	"github.com/hipgen/hipgen/diag"
 	"github.com/hipgen/hipgen/sources/hipmap"
@@ -59,6 +60,10 @@ func (t *translator) conditional(k int, word string) {
 			// The guard of a CUDA header that hipgen never lets in.
 			t.conds = append(t.conds, condFrame{dead: true})
 			t.report(k+2, diag.Note, checkCUDAArch, string(t.text(k+2))+" guards a CUDA library header, which HIP builds never include: this block is not compiled for AMD GPUs")
+			break
+		}
+		if word == "ifdef" && t.endsDirective(k+3) && t.deadMacroTest(k+2) {
+			t.conds = append(t.conds, condFrame{dead: true})
 			break
 		}
 		f := condFrame{}
@@ -118,7 +123,7 @@ func (t *translator) archCondition(k int) condFrame {
 			j++
 		}
 		if !t.is(j, "__CUDA_ARCH__") && !t.is(j, "__HIP_DEVICE_COMPILE__") {
-			return condFrame{}
+			return t.conjunction(k)
 		}
 		j++
 		if paren {
@@ -141,7 +146,7 @@ func (t *translator) archCondition(k int) condFrame {
 		return t.versionCondition(k, j)
 	}
 	if !t.is(j, "__CUDA_ARCH__") {
-		return condFrame{}
+		return t.conjunction(k)
 	}
 	op := string(t.text(j + 1))
 	if op == "<" || op == "<=" {
@@ -159,8 +164,97 @@ func (t *translator) archCondition(k int) condFrame {
 	if t.tok(j+3).Directive && !t.is(j+3, "#") && !t.is(j+3, "&&") {
 		return condFrame{}
 	}
-	t.report(j, diag.Warning, checkCUDAArch, "hipcc does not define __CUDA_ARCH__, so \"__CUDA_ARCH__ "+op+" "+string(t.text(j+2))+"\" is false for AMD GPUs and this block is never compiled there; if its code is portable, test __HIP_DEVICE_COMPILE__ (or __HIP_PLATFORM_AMD__) as well")
+	t.reportArchTest(j)
 	return condFrame{dead: true, archTest: true}
+}
+
+// reportArchTest reports the comparison of __CUDA_ARCH__ at j with a
+// version, false for hipcc.
+func (t *translator) reportArchTest(j int) {
+	t.report(j, diag.Warning, checkCUDAArch, "hipcc does not define __CUDA_ARCH__, so \""+string(t.text(j))+" "+string(t.text(j+1))+" "+string(t.text(j+2))+"\" is false for AMD GPUs and this block is never compiled there; if its code is portable, test __HIP_DEVICE_COMPILE__ (or __HIP_PLATFORM_AMD__) as well")
+}
+
+// conjunction classifies an #if or #elif at k whose condition is a chain
+// of terms joined by && (no || outside parentheses): false under hipcc
+// when one of its terms is, a comparison of __CUDA_ARCH__ with a version
+// ("!defined(GGML_USE_HIP) && __CUDA_ARCH__ >= 800") or a defined test of a
+// macro the file defines only in blocks hipcc never compiles.
+func (t *translator) conjunction(k int) condFrame {
+	depth := 0
+	term := true // the next token starts a term
+	arch, derived := -1, -1
+	hipExcluded := "" // a term !defined(X) where X names HIP or ROCm
+	for j := k + 2; !t.endsDirective(j); j++ {
+		if term && depth == 0 && t.is(j, "!") && t.is(j+1, "defined") {
+			m := j + 2
+			if t.isByte(m, '(') {
+				m++
+			}
+			if n := strings.ToUpper(string(t.text(m))); t.tok(m).Kind == lex.Ident && (strings.Contains(n, "HIP") || strings.Contains(n, "ROCM")) {
+				hipExcluded = string(t.text(m))
+			}
+		}
+		switch {
+		case t.isByte(j, '('):
+			depth++
+		case t.isByte(j, ')'):
+			depth--
+		case depth == 0 && t.is(j, "||"):
+			return condFrame{}
+		case depth == 0 && t.is(j, "&&"):
+			term = true
+			continue
+		case term && depth == 0 && arch < 0 && t.is(j, "__CUDA_ARCH__"):
+			if op := string(t.text(j + 1)); (op == ">=" || op == ">" || op == "==") && t.tok(j+2).Directive &&
+				(t.tok(j+2).Kind == lex.Number || t.tok(j+2).Kind == lex.Ident) && (t.endsDirective(j+3) || t.is(j+3, "&&")) {
+				arch = j
+			}
+		case term && depth == 0 && derived < 0 && t.is(j, "defined"):
+			m := j + 1
+			if t.isByte(m, '(') && t.isByte(m+2, ')') && (t.endsDirective(m+3) || t.is(m+3, "&&")) ||
+				t.tok(m).Kind == lex.Ident && (t.endsDirective(m+1) || t.is(m+1, "&&")) {
+				if t.isByte(m, '(') {
+					m++
+				}
+				if t.tok(m).Directive && t.tok(m).Kind == lex.Ident && t.isDeadMacro(string(t.text(m))) {
+					derived = m
+				}
+			}
+		}
+		term = false
+	}
+	switch {
+	case arch >= 0 && hipExcluded != "":
+		// The condition excludes HIP itself: nothing to warn about.
+		t.report(arch, diag.Note, checkCUDAArch, "this block is for NVIDIA GPUs only (!defined("+hipExcluded+"), and hipcc does not define __CUDA_ARCH__): it is never compiled for AMD GPUs")
+		return condFrame{dead: true, archTest: true}
+	case arch >= 0:
+		t.reportArchTest(arch)
+		return condFrame{dead: true, archTest: true}
+	case derived >= 0 && t.deadMacroTest(derived):
+		return condFrame{dead: true}
+	}
+	return condFrame{}
+}
+
+// isDeadMacro reports whether the file defines name only in blocks hipcc
+// never compiles (see deadOnlyMacro; a replay for fileMacros asks what the
+// replay before it found).
+func (t *translator) isDeadMacro(name string) bool {
+	return t.deadOnlyMacro(name) > 0
+}
+
+// deadMacroTest reports whether the macro at m, tested by #ifdef or
+// defined, is one the file defines only in blocks hipcc never compiles,
+// and says so once for the block.
+func (t *translator) deadMacroTest(m int) bool {
+	name := string(t.text(m))
+	if !t.isDeadMacro(name) {
+		return false
+	}
+	t.report(m, diag.Note, checkCUDAArch, name+" is defined only in a block hipcc never compiles (line "+strconv.Itoa(t.deadOnlyMacro(name))+
+		"), so it is not defined for AMD GPUs and this block is never compiled there")
+	return true
 }
 
 // olderArchBlock handles "#if __CUDA_ARCH__ < N" (the #if at k, the macro

@@ -151,6 +151,7 @@ func TestForkCopiesEveryField(t *testing.T) {
 		"name": "shared", "src": "shared", "opts": "shared", "tbl": "shared", "ver": "shared",
 		"toks": "shared", "comments": "shared", "scopes": "shared", "br": "shared", "filters": "shared",
 		"insertAt": "shared", "oldMarker": "shared", "helperRegion": "shared", "polyfillRegion": "shared", "maybeWGMMA": "shared",
+		"replay":      "nil but on the copies fileMacros replays with, which walk nothing",
 		"lineInserts": "assemble only",
 		"posOff":      "cache", "posLine": "cache", "lines": "cache", "facts": "shared, safe for concurrent use",
 		"edits": "merged", "diags": "merged", "mapped": "merged", "runtimeIncludes": "merged", "firstHIPHeader": "merged",

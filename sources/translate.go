@@ -58,15 +58,16 @@ type translator struct {
 	polyfills       map[string]int // CUDA names polyfilled -> offset of first use
 	includeEnds     []int          // offsets just after each #include line
 	needHelpers     bool
-	conds           []condFrame  // #if nesting, see cudaarch.go
-	deadOnHIP       bool         // inside a block hipcc never compiles
-	fp8Noted        bool         // the FP8 format warning is given once per file
-	cutlassNoted    bool         // so is the CUTLASS namespace error
-	coalescedNoted  bool         // and the coalesced-group hazard
-	nsScopes        []nsScope    // namespace aliases and using-directives, see qualified.go
-	br              lex.Brackets // the brackets of toks paired, see matching and openAround
-	maybeWGMMA      bool         // the bytes "wgmma" occur in the file
-	facts           *fileFacts   // answers about the whole file, found on first need
+	conds           []condFrame         // #if nesting, see cudaarch.go
+	deadOnHIP       bool                // inside a block hipcc never compiles
+	replay          map[string]macroDef // on a copy replaying #if directives for fileMacros: what the last replay found
+	fp8Noted        bool                // the FP8 format warning is given once per file
+	cutlassNoted    bool                // so is the CUTLASS namespace error
+	coalescedNoted  bool                // and the coalesced-group hazard
+	nsScopes        []nsScope           // namespace aliases and using-directives, see qualified.go
+	br              lex.Brackets        // the brackets of toks paired, see matching and openAround
+	maybeWGMMA      bool                // the bytes "wgmma" occur in the file
+	facts           *fileFacts          // answers about the whole file, found on first need
 	wave            waveState
 }
 
@@ -174,10 +175,20 @@ type fileFacts struct {
 	// definesFunction), once definedOnce has run.
 	definedOnce sync.Once
 	defined     map[string]bool
-	// macros holds the names the file #defines, each with the line of
-	// its first definition (see macroDefinedAt), once macrosOnce has run.
+	// defines holds the token indexes of the '#' of the file's #define
+	// directives by name, once definesOnce has run (see definesAt).
+	definesOnce sync.Once
+	defines     map[string][]int32
+	// macros holds what the #define directives of each name say (see
+	// deadOnlyMacro), once macrosOnce has run.
 	macrosOnce sync.Once
-	macros     map[string]int
+	macros     map[string]macroDef
+}
+
+// macroDef is what a file's #define directives of one name say.
+type macroDef struct {
+	live bool  // some #define is outside every block hipcc never compiles
+	dead int32 // the offset of the first #define inside such a block, or -1
 }
 
 // fileFact is one yes-or-no answer of fileFacts.
@@ -583,23 +594,118 @@ func (t *translator) isMacroNameOperand(k int) bool {
 }
 
 // macroDefinedAt returns the line of the file's first #define of name, or
-// 0 when the file does not define it. The names are collected in one pass,
-// the first time one is asked about.
+// 0 when the file does not define it.
 func (t *translator) macroDefinedAt(name string) int {
+	if at := t.definesAt()[name]; len(at) > 0 {
+		return t.lineOf(int(t.toks[at[0]].Start))
+	}
+	return 0
+}
+
+// definesAt returns, by name, the token indexes of the '#' of the file's
+// #define directives, found once in one pass over the tokens.
+func (t *translator) definesAt() map[string][]int32 {
 	f := t.facts
-	f.macrosOnce.Do(func() {
-		f.macros = map[string]int{}
-		for k := 0; k+2 < len(t.toks); k++ {
-			if t.isByte(k, '#') && t.isLineStart(k) && t.tok(k).Directive && t.is(k+1, "define") &&
-				t.tok(k+2).Kind == lex.Ident && t.tok(k+2).Directive {
+	f.definesOnce.Do(func() {
+		f.defines = map[string][]int32{}
+		for _, sc := range t.scopes { // the '#' of each #define is there
+			k := int(sc)
+			if t.toks[k].Kind == lex.Punct && t.is(k+1, "define") && t.tok(k+2).Directive && t.tok(k+2).Kind == lex.Ident {
 				n := string(t.text(k + 2))
-				if _, seen := f.macros[n]; !seen {
-					f.macros[n] = bytes.Count(t.src[:t.tok(k).Start], []byte{'\n'}) + 1
-				}
+				f.defines[n] = append(f.defines[n], int32(k))
 			}
 		}
 	})
-	return f.macros[name]
+	return f.defines
+}
+
+// lineOf returns the line of the byte at off.
+func (t *translator) lineOf(off int) int {
+	line, _ := t.position(off)
+	return line
+}
+
+// deadOnlyMacro returns the line of the first #define of name when every
+// #define of it in the file is inside a block hipcc never compiles (an
+// architecture test of __CUDA_ARCH__, say): name is then never defined
+// for AMD GPUs by this file. It returns 0 otherwise.
+func (t *translator) deadOnlyMacro(name string) int {
+	macros := t.replay
+	if macros == nil {
+		if len(t.definesAt()[name]) == 0 {
+			return 0 // the file does not define it: no replay needed
+		}
+		macros = t.fileMacros()
+	}
+	if d, ok := macros[name]; ok && !d.live {
+		return t.lineOf(int(d.dead))
+	}
+	return 0
+}
+
+// fileMacros collects the file's #define directives once, replaying its
+// #if directives on a copy of the translator to tell which are inside
+// blocks hipcc never compiles. A block may be closed by a macro that an
+// earlier replay found defined only in such blocks ("#if
+// defined(TURING_MMA_AVAILABLE)"), so the replay is repeated until it
+// finds no more of them (at most a few times: chains are short).
+func (t *translator) fileMacros() map[string]macroDef {
+	f := t.facts
+	f.macrosOnce.Do(func() {
+		var dead map[string]macroDef
+		for range 4 {
+			m := t.replayDefines(dead)
+			changed := false
+			for n, d := range m {
+				if _, was := dead[n]; !d.live && !(was && !dead[n].live) {
+					changed = true
+				}
+			}
+			f.macros, dead = m, m
+			if !changed {
+				break
+			}
+		}
+	})
+	return f.macros
+}
+
+// replayDefines replays the file's #if directives on a copy of the
+// translator, the macros of dead (from an earlier replay) closing blocks,
+// and returns what its #define directives say.
+func (t *translator) replayDefines(dead map[string]macroDef) map[string]macroDef {
+	macros := map[string]macroDef{}
+	s := t.fork() // the replay's edits and diagnostics are dropped
+	s.conds, s.deadOnHIP, s.replay = nil, false, dead
+	if s.replay == nil {
+		s.replay = map[string]macroDef{}
+	}
+	for _, sc := range t.scopes { // the #if and #define directives
+		k := int(sc)
+		if t.toks[k].Kind != lex.Punct { // namespace or using
+			continue
+		}
+		w := string(t.text(k + 1))
+		if w != "define" {
+			s.conditional(k, w)
+			continue
+		}
+		if !t.tok(k+2).Directive || t.tok(k+2).Kind != lex.Ident {
+			continue
+		}
+		n := string(t.text(k + 2))
+		d, seen := macros[n]
+		if !seen {
+			d = macroDef{dead: -1}
+		}
+		if !s.deadOnHIP {
+			d.live = true
+		} else if d.dead < 0 {
+			d.dead = t.toks[k].Start
+		}
+		macros[n] = d
+	}
+	return macros
 }
 
 // runtimeFamily reports whether names of a family come from hip_runtime.h

@@ -96,7 +96,7 @@ func FindScopes(src []byte, toks []Token, buf []int32) []int32 {
 			buf = append(buf, int32(k))
 		case string(text) == "#" && tk.LineStart && tk.Directive && k+1 < len(toks) && toks[k+1].Kind == Ident && toks[k+1].Directive:
 			switch string(src[toks[k+1].Start:toks[k+1].End]) {
-			case "if", "ifdef", "ifndef", "elif", "else", "endif":
+			case "if", "ifdef", "ifndef", "elif", "else", "endif", "define":
 				buf = append(buf, int32(k))
 			}
 		}
@@ -122,9 +122,9 @@ type Code struct {
 	Comments []Token
 	Includes []int32
 	// Scopes are the indexes into Tokens, in order, of what opens or
-	// closes a scope other than a brace does: the '#' of each #if,
-	// #ifdef, #ifndef, #elif, #else and #endif, and each namespace and
-	// using keyword.
+	// closes a scope other than a brace does, or defines a macro: the
+	// '#' of each #if, #ifdef, #ifndef, #elif, #else, #endif and #define,
+	// and each namespace and using keyword.
 	Scopes []int32
 	Brackets
 }
@@ -752,7 +752,7 @@ func (l *lexer) identOrLiteral(start int) int {
 			l.wantHeader = w == "include" || w == "include_next" || w == "import"
 			if h := l.toks[l.n-2]; l.split && h.LineStart && src[h.Start] == '#' {
 				switch w {
-				case "if", "ifdef", "ifndef", "elif", "else", "endif":
+				case "if", "ifdef", "ifndef", "elif", "else", "endif", "define":
 					l.scopes = append(l.scopes, int32(l.n-2))
 				}
 			}

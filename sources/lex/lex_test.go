@@ -329,7 +329,7 @@ func TestScanScopes(t *testing.T) {
 		tk := c.Tokens[i]
 		got = append(got, src[tk.Start:c.Tokens[i+1].End])
 	}
-	want := []string{"#if", "namespace a", "using namespace", "namespace b", "#  ifdef", "#elif", "#else", "#endif", "using\n/* namespace */ const", "#endif"}
+	want := []string{"#if", "namespace a", "using namespace", "namespace b", "#  ifdef", "#elif", "#else", "#endif", "#define", "using\n/* namespace */ const", "#endif"}
 	if strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("scopes = %q, want %q", got, want)
 	}
