@@ -42,8 +42,18 @@ func (t *translator) dynamicShared(k int) {
 		if t.tok(j).Kind == lex.Ident && t.is(j+1, "[") && t.is(j+2, "]") && (t.is(j+3, ";") || t.is(j+3, ",")) {
 			break
 		}
-		if t.is(j, ";") || t.is(j, "{") || t.is(j, "=") {
+		if t.is(j, ";") || t.is(j, "{") || t.is(j, "=") || t.is(j, "<<<") {
 			return // not a dynamic shared array (a sized one, or something else)
+		}
+		if t.isByte(j, '(') {
+			// Only decltype and typeof put parentheses in a type; after
+			// anything else they are a call (a launch once rewritten),
+			// and no rewrite is safe.
+			c := t.br.Close[j]
+			if c < 0 || !t.is(j-1, "decltype") && !t.is(j-1, "__typeof__") && !t.is(j-1, "typeof") {
+				return
+			}
+			j = int(c)
 		}
 	}
 	if j == typeFirst || !t.is(j+1, "[") {
