@@ -131,12 +131,15 @@ func (t *translator) markerPath() string {
 // and one more (an empty line) when that line is continued by a backslash,
 // which would otherwise join the inserted line to it.
 func (t *translator) lineBreakAt(off int) string {
-	if off != len(t.src) || off == 0 {
+	if off == 0 || t.src[off-1] == '\n' && off < len(t.src) {
 		return ""
 	}
 	nl := ""
 	if t.src[off-1] != '\n' {
 		nl = "\n"
+		if off < len(t.src) {
+			return nl // before a comment that never ends (see lineEnd)
+		}
 		off++ // where that newline goes
 	}
 	if continuedAt(t.src, off-1) {
@@ -156,19 +159,46 @@ func continuedAt(src []byte, nl int) bool {
 }
 
 // lineEnd returns the offset just after the newline ending the logical
-// line that contains off (lines continued by a backslash included), or the
-// end of the source.
+// line that contains off (lines continued by a backslash included, and
+// lines a block comment started on it runs over), or the end of the
+// source. When such a comment never ends, whatever follows it would be
+// comment too: lineEnd returns where it starts, so that lines inserted
+// there (after a newline, see lineBreakAt) still count.
 func (t *translator) lineEnd(off int) int {
 	for {
 		i := bytes.IndexByte(t.src[off:], '\n')
+		nl := off + i
+		if i < 0 {
+			nl = len(t.src) // the last line, with no newline
+		}
+		if c, ok := t.blockCommentOver(nl); ok {
+			if end := int(c.End); end-int(c.Start) < 4 || !bytes.HasSuffix(t.src[:end], []byte("*/")) {
+				return int(c.Start) // it never ends
+			}
+			off = int(c.End)
+			continue
+		}
 		if i < 0 {
 			return len(t.src)
 		}
-		if !continuedAt(t.src, off+i) {
-			return off + i + 1
+		if !continuedAt(t.src, nl) {
+			return nl + 1
 		}
-		off += i + 1
+		off = nl + 1
 	}
+}
+
+// blockCommentOver returns the /* */ comment that the byte at off is
+// inside, if any.
+func (t *translator) blockCommentOver(off int) (lex.Token, bool) {
+	// A comment that runs to the end of the source holds that end too.
+	i := sort.Search(len(t.comments), func(i int) bool { c := t.comments[i]; return int(c.End) > off || int(c.End) == len(t.src) })
+	if i < len(t.comments) {
+		if c := t.comments[i]; int(c.Start) < off && t.src[c.Start+1] == '*' {
+			return c, true
+		}
+	}
+	return lex.Token{}, false
 }
 
 func startsWord(c byte) bool {
