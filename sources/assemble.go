@@ -127,35 +127,29 @@ func (t *translator) markerPath() string {
 }
 
 // lineBreakAt returns the newline needed before inserting whole lines at
-// off: one when off is the end of a file whose last line has no newline,
-// and one more (an empty line) when that line is continued by a backslash,
-// which would otherwise join the inserted line to it.
+// off: none at a line start; one before a comment that never ends (lineEnd
+// returns its start, in the middle of a line); at the end of a file whose
+// last line has no newline, one, and one more (an empty line) when that
+// line is continued by a backslash, which would otherwise join the
+// inserted line to it.
 func (t *translator) lineBreakAt(off int) string {
-	if off == 0 || t.src[off-1] == '\n' && off < len(t.src) {
+	switch {
+	case off == 0:
 		return ""
+	case off < len(t.src) && t.src[off-1] == '\n':
+		return ""
+	case off < len(t.src):
+		return "\n"
 	}
 	nl := ""
 	if t.src[off-1] != '\n' {
 		nl = "\n"
-		if off < len(t.src) {
-			return nl // before a comment that never ends (see lineEnd)
-		}
 		off++ // where that newline goes
 	}
-	if continuedAt(t.src, off-1) {
+	if lex.Continued(t.src, off-1) {
 		nl += "\n"
 	}
 	return nl
-}
-
-// continuedAt reports whether the newline at nl (which may be just past the
-// end of src) follows a backslash: the line goes on after it.
-func continuedAt(src []byte, nl int) bool {
-	k := nl - 1
-	if k >= 0 && k < len(src) && src[k] == '\r' {
-		k--
-	}
-	return k >= 0 && k < len(src) && src[k] == '\\'
 }
 
 // lineEnd returns the offset just after the newline ending the logical
@@ -181,7 +175,7 @@ func (t *translator) lineEnd(off int) int {
 		if i < 0 {
 			return len(t.src)
 		}
-		if !continuedAt(t.src, nl) {
+		if !lex.Continued(t.src, nl) {
 			return nl + 1
 		}
 		off = nl + 1

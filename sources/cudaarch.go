@@ -216,7 +216,7 @@ func (t *translator) conjunction(k int) condFrame {
 				if t.isByte(m, '(') {
 					m++
 				}
-				if t.tok(m).Directive && t.tok(m).Kind == lex.Ident && t.isDeadMacro(string(t.text(m))) {
+				if t.tok(m).Directive && t.tok(m).Kind == lex.Ident && t.deadOnlyMacro(string(t.text(m))) > 0 {
 					derived = m
 				}
 			}
@@ -237,22 +237,16 @@ func (t *translator) conjunction(k int) condFrame {
 	return condFrame{}
 }
 
-// isDeadMacro reports whether the file defines name only in blocks hipcc
-// never compiles (see deadOnlyMacro; a replay for fileMacros asks what the
-// replay before it found).
-func (t *translator) isDeadMacro(name string) bool {
-	return t.deadOnlyMacro(name) > 0
-}
-
 // deadMacroTest reports whether the macro at m, tested by #ifdef or
-// defined, is one the file defines only in blocks hipcc never compiles,
-// and says so once for the block.
+// defined, is one the file defines only in blocks hipcc never compiles
+// (see deadOnlyMacro), and says so once for the block.
 func (t *translator) deadMacroTest(m int) bool {
 	name := string(t.text(m))
-	if !t.isDeadMacro(name) {
+	line := t.deadOnlyMacro(name)
+	if line == 0 {
 		return false
 	}
-	t.report(m, diag.Note, checkCUDAArch, name+" is defined only in a block hipcc never compiles (line "+strconv.Itoa(t.deadOnlyMacro(name))+
+	t.report(m, diag.Note, checkCUDAArch, name+" is defined only in a block hipcc never compiles (line "+strconv.Itoa(line)+
 		"), so it is not defined for AMD GPUs and this block is never compiled there")
 	return true
 }

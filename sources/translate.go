@@ -609,14 +609,21 @@ func (t *translator) definesAt() map[string][]int32 {
 	f.definesOnce.Do(func() {
 		f.defines = map[string][]int32{}
 		for _, sc := range t.scopes { // the '#' of each #define is there
-			k := int(sc)
-			if t.toks[k].Kind == lex.Punct && t.is(k+1, "define") && t.tok(k+2).Directive && t.tok(k+2).Kind == lex.Ident {
-				n := string(t.text(k + 2))
-				f.defines[n] = append(f.defines[n], int32(k))
+			if n, ok := t.definedName(int(sc)); ok {
+				f.defines[n] = append(f.defines[n], sc)
 			}
 		}
 	})
 	return f.defines
+}
+
+// definedName returns the name a #define defines, for the token k among
+// t.scopes (see lex.Code.Scopes); ok is false for any other.
+func (t *translator) definedName(k int) (name string, ok bool) {
+	if t.toks[k].Kind != lex.Punct || !t.is(k+1, "define") || !t.tok(k+2).Directive || t.tok(k+2).Kind != lex.Ident {
+		return "", false
+	}
+	return string(t.text(k + 2)), true
 }
 
 // lineOf returns the line of the byte at off.
@@ -637,10 +644,17 @@ func (t *translator) deadOnlyMacro(name string) int {
 		}
 		macros = t.fileMacros()
 	}
-	if d, ok := macros[name]; ok && !d.live {
-		return t.lineOf(int(d.dead))
+	if deadOnly(macros, name) {
+		return t.lineOf(int(macros[name].dead))
 	}
 	return 0
+}
+
+// deadOnly reports whether macros has name defined only in blocks hipcc
+// never compiles.
+func deadOnly(macros map[string]macroDef, name string) bool {
+	d, ok := macros[name]
+	return ok && !d.live
 }
 
 // fileMacros collects the file's #define directives once, replaying its
@@ -656,8 +670,8 @@ func (t *translator) fileMacros() map[string]macroDef {
 		for range 4 {
 			m := t.replayDefines(dead)
 			changed := false
-			for n, d := range m {
-				if _, was := dead[n]; !d.live && !(was && !dead[n].live) {
+			for n := range m {
+				if deadOnly(m, n) && !deadOnly(dead, n) {
 					changed = true
 				}
 			}
@@ -685,15 +699,11 @@ func (t *translator) replayDefines(dead map[string]macroDef) map[string]macroDef
 		if t.toks[k].Kind != lex.Punct { // namespace or using
 			continue
 		}
-		w := string(t.text(k + 1))
-		if w != "define" {
-			s.conditional(k, w)
+		n, ok := t.definedName(k)
+		if !ok {
+			s.conditional(k, string(t.text(k+1)))
 			continue
 		}
-		if !t.tok(k+2).Directive || t.tok(k+2).Kind != lex.Ident {
-			continue
-		}
-		n := string(t.text(k + 2))
 		d, seen := macros[n]
 		if !seen {
 			d = macroDef{dead: -1}

@@ -621,12 +621,23 @@ func lineCommentEnd(src []byte, i int) int {
 			return len(src)
 		}
 		j += i
-		if k := j - 1; src[k] == '\\' || src[k] == '\r' && k > 0 && src[k-1] == '\\' {
-			i = j + 1 // a continuation: the comment goes on
+		if Continued(src, j) {
+			i = j + 1 // the comment goes on
 			continue
 		}
 		return j
 	}
+}
+
+// Continued reports whether the newline at nl (which may be just past the
+// end of src) follows a backslash, with or without a carriage return
+// between them: the logical line goes on after it.
+func Continued(src []byte, nl int) bool {
+	k := nl - 1
+	if k >= 0 && k < len(src) && src[k] == '\r' {
+		k--
+	}
+	return k >= 0 && k < len(src) && src[k] == '\\'
 }
 
 // blockCommentEnd returns the end of a /* */ comment whose text starts at
