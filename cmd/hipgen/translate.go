@@ -357,8 +357,8 @@ func expandArgs(fs *projectFS, args []string, outAbs string) ([]string, error) {
 // each file argument and of each .cu and .cuh file below a directory
 // argument (skipping hidden directories and the output tree outAbs), as
 // soon as it is found (a directory's files together), from any goroutine
-// and maybe more than once for a path; fs learns that the directories walked are inside the root, and the
-// sizes of the files. A file outside the root is an error; after an error,
+// and maybe more than once for a path; fs learns that the directories
+// walked are inside the root, and the sizes of the files. A file outside the root is an error; after an error,
 // found may have been called for some files.
 func listArgs(fs *projectFS, args []string, outAbs string, found func(rels ...string)) error {
 	root := fs.root
@@ -396,9 +396,8 @@ func listArgs(fs *projectFS, args []string, outAbs string, found func(rels ...st
 // directories and the output tree outAbs skipped, a link to a file kept
 // only when it stays inside the root), a directory's files in one call,
 // in no particular order and from several goroutines: directories are
-// read in parallel, and each file is
-// looked up in fs first, so that its size is known when its work is
-// scheduled. When inside, the directories walked are marked inside the
+// read in parallel, and each file is looked up in fs first, so that its
+// size is known when its work is scheduled. When inside, the directories walked are marked inside the
 // root. Of several errors (of reading a directory, or a path outside the
 // root), the one of the first path in sorted order is returned, as a
 // sequential walk would.
