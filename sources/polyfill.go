@@ -190,9 +190,11 @@ var bfloat16 = polyfill{name: "hipgen_bfloat16", typ: true, replaces: "hip_bfloa
 // reach through float: a wrong result, silently). Results are CUDA's: the
 // operation in float, rounded to bf16 once (__hfma: fmaf, then rounded).
 // Ordered comparisons are false when either is NaN, except ne; the
-// unordered ones (__hequ, ...) are true then. hipgen_hmax and hipgen_hmin
-// are the names __hmax and __hmin take before ROCm 5.5. (A literal: hipgen
-// builds nothing at start that a run may not need.)
+// unordered ones (__hequ, ...) are true then. __hmax and __hmin return
+// the number when the other is a NaN, and of two equal values the one
+// CUDA returns: +0 is greater than -0, whichever comes first. hipgen_hmax
+// and hipgen_hmin are the names __hmax and __hmin take before ROCm 5.5.
+// (A literal: hipgen builds nothing at start that a run may not need.)
 const bfloat16Intrinsics = `__host__ __device__ static inline hipgen_bfloat16 __hadd(hipgen_bfloat16 a, hipgen_bfloat16 b) { return a + b; }
 __host__ __device__ static inline hipgen_bfloat16 __hadd_rn(hipgen_bfloat16 a, hipgen_bfloat16 b) { return a + b; }
 __host__ __device__ static inline hipgen_bfloat16 __hsub(hipgen_bfloat16 a, hipgen_bfloat16 b) { return a - b; }
@@ -217,10 +219,10 @@ __host__ __device__ static inline bool __hgt(hipgen_bfloat16 a, hipgen_bfloat16 
 __host__ __device__ static inline bool __hgtu(hipgen_bfloat16 a, hipgen_bfloat16 b) { return __hisnan(a) || __hisnan(b) || static_cast<float>(a) > static_cast<float>(b); }
 __host__ __device__ static inline bool __hge(hipgen_bfloat16 a, hipgen_bfloat16 b) { return static_cast<float>(a) >= static_cast<float>(b); }
 __host__ __device__ static inline bool __hgeu(hipgen_bfloat16 a, hipgen_bfloat16 b) { return __hisnan(a) || __hisnan(b) || static_cast<float>(a) >= static_cast<float>(b); }
-__host__ __device__ static inline hipgen_bfloat16 __hmax(hipgen_bfloat16 a, hipgen_bfloat16 b) { return __hisnan(a) ? b : __hisnan(b) ? a : static_cast<float>(a) > static_cast<float>(b) ? a : b; }
-__host__ __device__ static inline hipgen_bfloat16 __hmin(hipgen_bfloat16 a, hipgen_bfloat16 b) { return __hisnan(a) ? b : __hisnan(b) ? a : static_cast<float>(a) < static_cast<float>(b) ? a : b; }
-__host__ __device__ static inline hipgen_bfloat16 hipgen_hmax(hipgen_bfloat16 a, hipgen_bfloat16 b) { return __hisnan(a) ? b : __hisnan(b) ? a : static_cast<float>(a) > static_cast<float>(b) ? a : b; }
-__host__ __device__ static inline hipgen_bfloat16 hipgen_hmin(hipgen_bfloat16 a, hipgen_bfloat16 b) { return __hisnan(a) ? b : __hisnan(b) ? a : static_cast<float>(a) < static_cast<float>(b) ? a : b; }`
+__host__ __device__ static inline hipgen_bfloat16 __hmax(hipgen_bfloat16 a, hipgen_bfloat16 b) { float x = static_cast<float>(a), y = static_cast<float>(b); return x != x ? b : y != y ? a : x > y ? a : y > x ? b : (a.data & 0x8000u) ? b : a; }
+__host__ __device__ static inline hipgen_bfloat16 __hmin(hipgen_bfloat16 a, hipgen_bfloat16 b) { float x = static_cast<float>(a), y = static_cast<float>(b); return x != x ? b : y != y ? a : x < y ? a : y < x ? b : (a.data & 0x8000u) ? a : b; }
+__host__ __device__ static inline hipgen_bfloat16 hipgen_hmax(hipgen_bfloat16 a, hipgen_bfloat16 b) { float x = static_cast<float>(a), y = static_cast<float>(b); return x != x ? b : y != y ? a : x > y ? a : y > x ? b : (a.data & 0x8000u) ? b : a; }
+__host__ __device__ static inline hipgen_bfloat16 hipgen_hmin(hipgen_bfloat16 a, hipgen_bfloat16 b) { float x = static_cast<float>(a), y = static_cast<float>(b); return x != x ? b : y != y ? a : x < y ? a : y < x ? b : (a.data & 0x8000u) ? a : b; }`
 
 // bfloat162 stands in for CUDA's pair of bfloat16 values before ROCm 5.7,
 // whose hip/hip_bfloat16.h has only the scalar class: the same members x
