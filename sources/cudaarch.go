@@ -338,7 +338,11 @@ func (t *translator) redefinedInBlock(k int) string {
 //     notes).
 //   - "older than N" (<, <=): the fallback of an "at least N" block
 //     elsewhere in the file; when that block is compiled for HIP, this one
-//     is made false for HIP, so the two never meet.
+//     is made false for HIP, so the two never meet. Without such a block,
+//     one that uses what the target ROCm lacks (a shim for old CUDA
+//     releases, naming what they called otherwise) is made false for HIP
+//     too: HIP stands for a current runtime, and the block could not
+//     compile there. One that ports stays, with a warning.
 //   - "== N" stays false.
 func (t *translator) versionCondition(k, j int) condFrame {
 	macro, op, num := string(t.text(j)), string(t.text(j+1)), string(t.text(j+2))
@@ -361,7 +365,12 @@ func (t *translator) versionCondition(k, j int) condFrame {
 		if line := t.portableCounterpart(k, macro, num); line > 0 {
 			t.insert(int(t.tok(j).Start), "!("+hipDefined+") && ")
 			t.report(j, diag.Note, checkCUDAArch, "HIP does not define "+macro+"; "+test+" guards the fallback for CUDA releases older than the block at line "+strconv.Itoa(line)+", which HIP compiles: the condition now excludes HIP")
-			return condFrame{}
+			return condFrame{dead: true}
+		}
+		if why := t.blockUnportable(k); why != "" {
+			t.insert(int(t.tok(j).Start), "!("+hipDefined+") && ")
+			t.report(j, diag.Warning, checkCUDAArch, "HIP does not define "+macro+", so "+test+" would be true for AMD GPUs, but this block, meant for CUDA releases older than "+num+", uses "+why+", which ROCm "+t.ver.String()+" lacks: the condition now excludes HIP")
+			return condFrame{dead: true}
 		}
 		t.report(j, diag.Warning, checkCUDAArch, "HIP does not define "+macro+", so "+test+" is true for AMD GPUs: this block, meant for CUDA releases older than "+num+", is compiled there")
 		return condFrame{}
@@ -384,7 +393,7 @@ func (t *translator) blockUnportable(k int) string {
 		if t.directiveStart(i) {
 			continue
 		}
-		if t.tok(i).Kind != lex.Ident {
+		if t.tok(i).Kind != lex.Ident || t.isMacroNameOperand(i) { // a macro's name is not a use
 			continue
 		}
 		b := t.text(i)
