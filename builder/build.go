@@ -21,8 +21,9 @@ import (
 // and independent of the translator's options.
 type Translator struct {
 	// Translate converts one file; launch is "chevron" or "ggl";
-	// localIncludes are its #include paths that name project files.
-	Translate func(name string, src []byte, launch string, localIncludes []string) ([]byte, []diag.Diagnostic)
+	// localIncludes are its #include paths that name project files, as
+	// read finds them looking next to the file and in includeDirs.
+	Translate func(read func(path string) ([]byte, error), includeDirs []string, name string, src []byte, launch string, localIncludes []string) ([]byte, []diag.Diagnostic)
 	// LocalIncludes lists the #include paths of src (the file at slash
 	// path file) that resolve to project files; nil means none do.
 	LocalIncludes func(read func(path string) ([]byte, error), file string, src []byte, includeDirs []string) []string
@@ -284,7 +285,7 @@ func translateTree(p *model.Project, targets []*model.Target, tr Translator, dir
 		if tr.LocalIncludes != nil {
 			local = tr.LocalIncludes(read, f, src, set[f])
 		}
-		out, ds := tr.Translate(f, src, launch, local)
+		out, ds := tr.Translate(read, set[f], f, src, launch, local)
 		diags = append(diags, ds...)
 		gen := path.Join(dir, tr.OutputPath(f))
 		if _, err := WriteGenerated(p.Root, gen, out, WriteOptions{}); err != nil {

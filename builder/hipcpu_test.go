@@ -50,7 +50,7 @@ int main() {
 		t.Fatal(err)
 	}
 	tr := Translator{
-		Translate: func(name string, src []byte, launch string, local []string) ([]byte, []diag.Diagnostic) {
+		Translate: func(_ func(string) ([]byte, error), _ []string, name string, src []byte, launch string, local []string) ([]byte, []diag.Diagnostic) {
 			return sources.Translate(name, src, sources.Options{Launch: sources.Launch(launch), LocalIncludes: local})
 		},
 		OutputPath: sources.OutputPath, IncludeClosure: sources.IncludeClosure, LocalIncludes: sources.LocalIncludes,

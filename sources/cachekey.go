@@ -3,6 +3,8 @@ package sources
 import (
 	"bytes"
 	"fmt"
+	"maps"
+	"slices"
 
 	"github.com/hipgen/hipgen/internal/contenthash"
 	"github.com/hipgen/hipgen/sources/hipmap"
@@ -32,6 +34,13 @@ func CacheKey(name string, src []byte, opts Options) string {
 		fmt.Fprintf(&h, "missing\x00")
 		for _, l := range opts.MissingLibraries {
 			fmt.Fprintf(&h, "%s\x00", l)
+		}
+	}
+	if len(opts.IncludedMacros) > 0 {
+		fmt.Fprintf(&h, "macros\x00")
+		for _, name := range slices.Sorted(maps.Keys(opts.IncludedMacros)) {
+			d := opts.IncludedMacros[name]
+			fmt.Fprintf(&h, "%s\x00%t\x00%s\x00", name, d.Live, d.Where)
 		}
 	}
 	head := contenthash.Sum64(h.Bytes(), 0)

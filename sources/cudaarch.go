@@ -50,6 +50,9 @@ type condFrame struct {
 	archTest bool // the #if compared __CUDA_ARCH__ with a version
 	device   bool // the current branch is compiled in the device pass only
 	host     bool // the current branch is compiled in the host pass only
+	// unknown holds, separated by NUL bytes, the macros the #if tests
+	// with #ifdef or defined that nothing tells of (see unknownMacro).
+	unknown string
 }
 
 // conditional handles #if, #ifdef, #ifndef, #elif, #else and #endif at k.
@@ -70,6 +73,8 @@ func (t *translator) conditional(k int, word string) {
 		if (t.is(k+2, "__CUDA_ARCH__") || t.is(k+2, "__HIP_DEVICE_COMPILE__")) && (!t.tok(k+3).Directive || t.is(k+3, "#")) {
 			// cudaArchUse rewrites the macro when the walk reaches it.
 			f.device, f.host = word == "ifdef", word == "ifndef"
+		} else if word == "ifdef" && t.endsDirective(k+3) && t.tok(k+2).Kind == lex.Ident && t.unknownMacro(string(t.text(k+2))) {
+			f.unknown = string(t.text(k + 2))
 		}
 		t.conds = append(t.conds, f)
 	case "if":
@@ -184,13 +189,14 @@ func (t *translator) conjunction(k int) condFrame {
 	term := true // the next token starts a term
 	arch, derived := -1, -1
 	hipExcluded := "" // a term !defined(X) where X names HIP or ROCm
+	var unknown []string
 	for j := k + 2; !t.endsDirective(j); j++ {
 		if term && depth == 0 && t.is(j, "!") && t.is(j+1, "defined") {
 			m := j + 2
 			if t.isByte(m, '(') {
 				m++
 			}
-			if n := strings.ToUpper(string(t.text(m))); t.tok(m).Kind == lex.Ident && (strings.Contains(n, "HIP") || strings.Contains(n, "ROCM")) {
+			if t.tok(m).Kind == lex.Ident && namesHIP(string(t.text(m))) {
 				hipExcluded = string(t.text(m))
 			}
 		}
@@ -216,8 +222,12 @@ func (t *translator) conjunction(k int) condFrame {
 				if t.isByte(m, '(') {
 					m++
 				}
-				if t.tok(m).Directive && t.tok(m).Kind == lex.Ident && t.deadOnlyMacro(string(t.text(m))) > 0 {
-					derived = m
+				if name := string(t.text(m)); t.tok(m).Directive && t.tok(m).Kind == lex.Ident {
+					if t.deadOnlyMacro(name) != "" {
+						derived = m
+					} else if t.unknownMacro(name) {
+						unknown = append(unknown, name)
+					}
 				}
 			}
 		}
@@ -234,7 +244,7 @@ func (t *translator) conjunction(k int) condFrame {
 	case derived >= 0 && t.deadMacroTest(derived):
 		return condFrame{dead: true}
 	}
-	return condFrame{}
+	return condFrame{unknown: strings.Join(unknown, "\x00")}
 }
 
 // deadMacroTest reports whether the macro at m, tested by #ifdef or
@@ -242,11 +252,11 @@ func (t *translator) conjunction(k int) condFrame {
 // (see deadOnlyMacro), and says so once for the block.
 func (t *translator) deadMacroTest(m int) bool {
 	name := string(t.text(m))
-	line := t.deadOnlyMacro(name)
-	if line == 0 {
+	where := t.deadOnlyMacro(name)
+	if where == "" {
 		return false
 	}
-	t.report(m, diag.Note, checkCUDAArch, name+" is defined only in a block hipcc never compiles (line "+strconv.Itoa(line)+
+	t.report(m, diag.Note, checkCUDAArch, name+" is defined only in a block hipcc never compiles ("+where+
 		"), so it is not defined for AMD GPUs and this block is never compiled there")
 	return true
 }

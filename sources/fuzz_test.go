@@ -91,3 +91,29 @@ func FuzzTranslate(f *testing.F) {
 		}
 	})
 }
+
+// FuzzHeaderMacros translates a file that includes a header, both from the
+// fuzzer, with what the header says of the macros the file asks about
+// (HeaderMacros): no panic, idempotent, comments and strings unchanged,
+// and a split walk with those options gives the sequential walk's result.
+func FuzzHeaderMacros(f *testing.F) {
+	f.Add([]byte(commonHeader), []byte(mmaHeader), uint8(2))
+	f.Add([]byte("#if __CUDA_ARCH__ >= 800\n#define A\n#endif\n#ifdef A\n#define B\n#endif\n"),
+		[]byte("#if defined(A) && defined(B)\nasm(\"x\");\n#elif defined(B)\n__device__ void f() { asm(\"y\"); }\n#endif\n"), uint8(3))
+	f.Fuzz(func(t *testing.T, header, src []byte, n uint8) {
+		src = append([]byte("#include \"h.cuh\"\n"), src...)
+		files := map[string]string{"h.cuh": string(header), "f.cu": string(src)}
+		h := NewHeaderMacros(readMap(files), nil, Options{})
+		out, _, _, used := h.TranslateIn("f.cu", src, Options{})
+		again, _ := Translate("f.cu", out, used)
+		if !bytes.Equal(again, out) {
+			t.Fatalf("not idempotent\n--- first\n%s\n--- second\n%s", out, again)
+		}
+		if !isSubsequence(protected(src), protected(out)) {
+			t.Fatalf("a comment or string literal changed\n--- input\n%q\n--- output\n%q", src, out)
+		}
+		if _, _, err := checkSplit("f.cu", src, used, 2+int(n%7)); err != nil {
+			t.Fatal(err)
+		}
+	})
+}

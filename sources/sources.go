@@ -24,6 +24,7 @@ package sources
 
 import (
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/hipgen/hipgen/diag"
@@ -84,6 +85,21 @@ type Options struct {
 	// installation the output is for lacks, sorted: an include of one of
 	// their headers is reported (missing-library). Empty when unknown.
 	MissingLibraries []string
+	// IncludedMacros tells, by name, what the project headers the file
+	// includes (and those they include) define of macros it tests with
+	// #ifdef or defined (see Stats.MacrosAsked and HeaderMacros): a block
+	// under such a test of a macro they define only in blocks hipcc never
+	// compiles is never compiled for AMD GPUs either.
+	IncludedMacros map[string]MacroDef
+}
+
+// MacroDef is what project headers say of a macro.
+type MacroDef struct {
+	// Live is true when one of them defines it outside every block hipcc
+	// never compiles.
+	Live bool
+	// Where is otherwise its first definition: "common.cuh, line 279".
+	Where string
 }
 
 // MarkerPrefix starts the first line of every translated file.
@@ -107,6 +123,12 @@ func Translate(name string, src []byte, opts Options) (out []byte, diags []diag.
 type Stats struct {
 	// Mapped counts rewritten identifiers and headers per mapping family.
 	Mapped map[string]int
+	// MacrosAsked lists, sorted, the macros that the file tests with
+	// #ifdef or defined around code it reports a warning or error for, and
+	// that neither it nor Options.IncludedMacros defines: a caller that
+	// knows the project's headers looks them up (HeaderMacros) and
+	// translates again with what they define.
+	MacrosAsked []string
 }
 
 // TranslateStats is Translate that also returns counts.
@@ -164,7 +186,8 @@ func (u *Unit) TranslateInto(buf []byte, opts Options) ([]byte, []diag.Diagnosti
 	t.diags = dropRepeats(t.diags)
 	diags := t.filterSuppressed()
 	t.release()
-	return out, diags, Stats{Mapped: t.mapped}
+	slices.Sort(t.asked)
+	return out, diags, Stats{Mapped: t.mapped, MacrosAsked: slices.Compact(t.asked)}
 }
 
 // OutputPath returns where the translation of srcPath goes inside the

@@ -141,6 +141,7 @@ func (t *translator) fork() *translator {
 	c.edits = make([]edit, 0, 64)
 	c.diags = nil
 	c.mapped = nil
+	c.asked = nil
 	c.runtimeIncludes = nil
 	c.firstHIPHeader = -1
 	c.needRuntime, c.needHelpers = false, false
@@ -199,6 +200,7 @@ func (t *translator) absorb(p *part) {
 	q := p.t
 	t.edits = append(t.edits, q.edits...)
 	t.diags = append(t.diags, q.diags...)
+	t.asked = append(t.asked, q.asked...)
 	for family, n := range q.mapped {
 		if t.mapped == nil {
 			t.mapped = map[string]int{}

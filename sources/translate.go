@@ -61,6 +61,7 @@ type translator struct {
 	conds           []condFrame         // #if nesting, see cudaarch.go
 	deadOnHIP       bool                // inside a block hipcc never compiles
 	replay          map[string]macroDef // on a copy replaying #if directives for fileMacros: what the last replay found
+	asked           []string            // macros that blocks with warnings or errors test and nothing tells of (Stats.MacrosAsked)
 	fp8Noted        bool                // the FP8 format warning is given once per file
 	cutlassNoted    bool                // so is the CUTLASS namespace error
 	coalescedNoted  bool                // and the coalesced-group hazard
@@ -367,6 +368,8 @@ func (t *translator) reportAt(off int, sev diag.Severity, check, msg string) {
 	if t.deadOnHIP && sev > diag.Note {
 		sev = diag.Note
 		msg += " (in a block hipcc never compiles, see the " + checkCUDAArch + " diagnostic)"
+	} else if sev > diag.Note {
+		t.askAbout()
 	}
 	line, col := t.position(off)
 	t.diags = append(t.diags, diag.Diagnostic{File: t.name, Line: line, Col: col, Severity: sev, Message: msg, Check: check})
@@ -632,22 +635,62 @@ func (t *translator) lineOf(off int) int {
 	return line
 }
 
-// deadOnlyMacro returns the line of the first #define of name when every
-// #define of it in the file is inside a block hipcc never compiles (an
-// architecture test of __CUDA_ARCH__, say): name is then never defined
-// for AMD GPUs by this file. It returns 0 otherwise.
-func (t *translator) deadOnlyMacro(name string) int {
+// deadOnlyMacro tells where name is first defined ("line 12", or
+// "common.cuh, line 279" for a project header the file includes, see
+// Options.IncludedMacros) when every #define of it in the file and in
+// those headers is inside a block hipcc never compiles (an architecture
+// test of __CUDA_ARCH__, say): name is then never defined for AMD GPUs.
+// It returns "" otherwise.
+func (t *translator) deadOnlyMacro(name string) string {
+	inc, included := t.opts.IncludedMacros[name]
+	if included && inc.Live {
+		return ""
+	}
 	macros := t.replay
-	if macros == nil {
-		if len(t.definesAt()[name]) == 0 {
-			return 0 // the file does not define it: no replay needed
-		}
+	if macros == nil && len(t.definesAt()[name]) > 0 {
 		macros = t.fileMacros()
 	}
-	if deadOnly(macros, name) {
-		return t.lineOf(int(macros[name].dead))
+	if d, ok := macros[name]; ok { // the file defines it
+		if d.live {
+			return ""
+		}
+		return "line " + strconv.Itoa(t.lineOf(int(d.dead)))
 	}
-	return 0
+	if included {
+		return inc.Where
+	}
+	return ""
+}
+
+// unknownMacro reports whether name, tested by #ifdef or defined, is a
+// macro that neither the file nor Options.IncludedMacros tells of. A name
+// that speaks of HIP or ROCm (GGML_USE_HIP) selects the AMD build, which
+// the build defines, not a header in blocks for NVIDIA GPUs: no question.
+func (t *translator) unknownMacro(name string) bool {
+	if _, ok := t.opts.IncludedMacros[name]; ok || len(t.definesAt()[name]) > 0 {
+		return false
+	}
+	return name != "__CUDA_ARCH__" && !namesHIP(name)
+}
+
+// namesHIP reports whether a macro's name speaks of HIP or ROCm.
+func namesHIP(name string) bool {
+	n := strings.ToUpper(name)
+	return strings.Contains(n, "HIP") || strings.Contains(n, "ROCM")
+}
+
+// askAbout records, for a warning or error about to be reported, the
+// unknown macros whose tests enclose it (see condFrame.unknown): if a
+// project header defines one of them only in blocks hipcc never compiles,
+// the finding is in such a block too.
+func (t *translator) askAbout() {
+	for _, f := range t.conds {
+		for rest := f.unknown; rest != ""; {
+			var name string
+			name, rest, _ = strings.Cut(rest, "\x00")
+			t.asked = append(t.asked, name)
+		}
+	}
 }
 
 // deadOnly reports whether macros has name defined only in blocks hipcc

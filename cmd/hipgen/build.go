@@ -327,8 +327,10 @@ func newTranslator(tcs []*builder.Toolchain) builder.Translator {
 		}
 	}
 	return builder.Translator{
-		Translate: func(name string, src []byte, launch string, local []string) ([]byte, []diag.Diagnostic) {
-			return sources.Translate(name, src, sources.Options{ROCmVersion: v, Launch: sources.Launch(launch), SourcePath: name, LocalIncludes: local, MissingLibraries: missing})
+		Translate: func(read func(string) ([]byte, error), includeDirs []string, name string, src []byte, launch string, local []string) ([]byte, []diag.Diagnostic) {
+			opts := sources.Options{ROCmVersion: v, Launch: sources.Launch(launch), SourcePath: name, LocalIncludes: local, MissingLibraries: missing}
+			out, ds, _, _ := sources.NewHeaderMacros(read, includeDirs, opts).TranslateIn(name, src, opts)
+			return out, ds
 		},
 		OutputPath:     sources.OutputPath,
 		IncludeClosure: sources.IncludeClosure,

@@ -67,6 +67,11 @@ Translation is incremental: a file whose input, options and mapping table
 are unchanged since the last run is skipped (its diagnostics are replayed
 from the state file in the output tree). Only changed outputs are written.
 
+Code under #ifdef or defined() of a macro that the project headers a file
+includes define only for NVIDIA GPUs (in blocks hipcc never compiles, such
+as "#if __CUDA_ARCH__ >= 750") is never compiled for AMD GPUs either: what
+is found there is a note, which names the header.
+
 Diagnostics print as file:line:col: severity: message [check]; silence one
 with "// hipgen:ignore check" on its line or the line above. Exit status 1
 when any diagnostic is an error (or, with --check, when outputs are stale).
@@ -494,8 +499,9 @@ func translateToStdout(e *env, o *translateFlags, root, rel string, includeDirs 
 	if err != nil {
 		return e.errorf(exitUsage, "translate: %v", err)
 	}
-	opts.LocalIncludes = sources.LocalIncludes(rootReader(root), rel, src, includeDirs)
-	out, ds := sources.Translate(rel, src, opts)
+	read := rootReader(root)
+	opts.LocalIncludes = sources.LocalIncludes(read, rel, src, includeDirs)
+	out, ds, _, _ := sources.NewHeaderMacros(read, includeDirs, opts).TranslateIn(rel, src, opts)
 	e.Stdout.Write(out)
 	if err := printDiags(e, o.format, ds, true); err != nil {
 		return e.errorf(exitUsage, "translate: %v", err)

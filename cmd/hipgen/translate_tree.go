@@ -87,6 +87,10 @@ type treeTranslation struct {
 	// which wait for it to be written; pending still counts them.
 	unwritten []*translateJob
 	workers   sync.WaitGroup
+	// headerMacros answers questions about the macros of project
+	// headers (see headers).
+	headersOnce  sync.Once
+	headerMacros *sources.HeaderMacros
 	// spare holds the buffers of the workers that are done, for the
 	// report and the state: memory already touched costs no page
 	// faults.
@@ -272,30 +276,45 @@ func (t *treeTranslation) translate(j *translateJob, buf, outBuf []byte) ([]byte
 		// The includes recorded last time are the source's as long as
 		// its content is the same, which the key with the local
 		// includes then recorded tells; they must also resolve as
-		// they did.
-		opts.LocalIncludes = last.Local
+		// they did, and the headers must say what they said of the
+		// macros the translation asked about.
+		opts.LocalIncludes, opts.IncludedMacros = last.Local, decodeMacros(last.Macros)
 		if sources.CacheKey(j.rel, src, opts) == last.Key {
 			local, found := t.resolveIncludes(j.rel, last.Includes)
-			if slices.Equal(local, last.Local) && outputMatches(t.outAbs, j.rel, last) {
+			if slices.Equal(local, last.Local) && t.sameMacros(j.rel, last) && outputMatches(t.outAbs, j.rel, last) {
 				t.follow(found)
 				j.skipped, j.state = true, last
 				return src, outBuf
 			}
 		}
+		opts.IncludedMacros = nil
 	}
 	helpOthers()
 	u := sources.Parse(j.rel, src)
 	helpOthers()
 	var incs []string
-	for _, inc := range u.Includes() {
+	includes := u.Includes()
+	for _, inc := range includes {
 		incs = append(incs, includeRecord(inc))
 	}
 	local, found := t.resolveIncludes(j.rel, incs)
 	t.follow(found)
 	opts.LocalIncludes = local
-	j.state = fileState{Key: sources.CacheKey(j.rel, src, opts), SrcSize: int64(len(src)), Includes: incs, Local: local}
-	var out []byte
-	out, j.state.Diags, j.stats = u.TranslateInto(outBuf, opts)
+	out, diags, stats := u.TranslateInto(outBuf, opts)
+	var macros map[string]sources.MacroDef
+	if asked := stats.MacrosAsked; len(asked) > 0 {
+		// Code the file reports on is under a test of a macro it does
+		// not define: if a project header defines it only where hipcc
+		// never compiles, that code is never compiled for AMD GPUs.
+		if macros = t.headers().Ask(j.rel, includes, asked); macros != nil {
+			opts.IncludedMacros = macros
+			out, diags, stats = sources.Parse(j.rel, src).TranslateInto(outBuf, opts)
+			stats.MacrosAsked = asked
+		}
+	}
+	j.state = fileState{Key: sources.CacheKey(j.rel, src, opts), SrcSize: int64(len(src)), Includes: incs, Local: local,
+		Asked: stats.MacrosAsked, Macros: encodeMacros(macros), Diags: diags}
+	j.stats = stats
 	helpOthers()
 	j.state.OutHash = hashBytes(out)
 	if t.check {
@@ -358,6 +377,35 @@ func (t *treeTranslation) resolveIncludes(rel string, incs []string) (local, fou
 	}
 	sort.Strings(local)
 	return local, found
+}
+
+// headers returns what answers the translations' questions about the
+// macros of the project headers, made on first need: most runs never ask.
+func (t *treeTranslation) headers() *sources.HeaderMacros {
+	t.headersOnce.Do(func() {
+		read := func(p string) ([]byte, error) {
+			f := t.fs.lookup(p)
+			if !f.inside || !f.regular {
+				return nil, os.ErrNotExist
+			}
+			return t.fs.read(p, f.size, nil)
+		}
+		t.headerMacros = sources.NewHeaderMacros(read, t.includeDirs, t.opts)
+	})
+	return t.headerMacros
+}
+
+// sameMacros reports whether the project headers still say what they said
+// last time of the macros the translation of rel asked about.
+func (t *treeTranslation) sameMacros(rel string, last fileState) bool {
+	if len(last.Asked) == 0 {
+		return true
+	}
+	includes := make([]sources.Include, len(last.Includes))
+	for i, r := range last.Includes {
+		includes[i] = includeOfRecord(r)
+	}
+	return slices.Equal(encodeMacros(t.headers().Ask(rel, includes, last.Asked)), last.Macros)
 }
 
 // follow queues the included files when following the closure.
