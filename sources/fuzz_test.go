@@ -3,8 +3,10 @@ package sources
 import (
 	"bytes"
 	"path/filepath"
+	"slices"
 	"testing"
 
+	"github.com/hipgen/hipgen/diag"
 	"github.com/hipgen/hipgen/sources/lex"
 	"github.com/rogpeppe/go-internal/txtar"
 )
@@ -104,7 +106,14 @@ func FuzzHeaderMacros(f *testing.F) {
 		src = append([]byte("#include \"h.cuh\"\n"), src...)
 		files := map[string]string{"h.cuh": string(header), "f.cu": string(src)}
 		h := NewHeaderMacros(readMap(files), nil, Options{})
-		out, _, _, used := h.TranslateIn("f.cu", src, Options{})
+		out, diags, _, used := h.TranslateIn("f.cu", src, Options{})
+		// What TranslateIn's Reconsider found is what a whole translation
+		// with the same options finds, output included.
+		whole, wholeDiags := Translate("f.cu", src, used)
+		if !bytes.Equal(whole, out) || !slices.Equal(wholeDiags, diags) {
+			t.Fatalf("Reconsider differs from a translation with %v\n--- output\n%s\n--- whole\n%s\n--- diagnostics\n%s\n--- whole\n%s",
+				used.IncludedMacros, out, whole, diag.AppendText(nil, diags), diag.AppendText(nil, wholeDiags))
+		}
 		again, _ := Translate("f.cu", out, used)
 		if !bytes.Equal(again, out) {
 			t.Fatalf("not idempotent\n--- first\n%s\n--- second\n%s", out, again)

@@ -129,7 +129,7 @@ func (h *HeaderMacros) TranslateIn(name string, src []byte, opts Options) ([]byt
 	if facts := h.Ask(name, u.Includes(), st.MacrosAsked); facts != nil {
 		opts.IncludedMacros = facts
 		asked := st.MacrosAsked
-		out, diags, st = Parse(name, src).Translate(opts)
+		diags, st = u.Reconsider(opts)
 		st.MacrosAsked = asked
 	}
 	return out, diags, st, opts

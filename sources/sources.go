@@ -145,6 +145,9 @@ type Unit struct {
 	code     lex.Code
 	includes []Include
 	done     bool
+	// asked is the translator of a translation that asked about
+	// macros, kept for Reconsider.
+	asked *translator
 }
 
 // Parse lexes src, the file at slash path name.
@@ -174,20 +177,54 @@ func (u *Unit) TranslateInto(buf []byte, opts Options) ([]byte, []diag.Diagnosti
 	u.done = true
 	t := newTranslator(u.name, u.src, u.code, opts)
 	u.code = lex.Code{}
-	if n := splitParts(len(u.src)); n > 1 {
+	t.walk()
+	out := t.assemble(buf)
+	diags, st := t.findings()
+	if len(st.MacrosAsked) > 0 {
+		u.asked = t // for Reconsider, which releases it
+	} else {
+		t.release()
+	}
+	return out, diags, st
+}
+
+// Reconsider walks the unit again after a translation that asked about
+// macros (Stats.MacrosAsked), with opts, which differ from that
+// translation's in IncludedMacros only, and returns the diagnostics and
+// counts that a translation with opts gives: the output would be the same
+// bytes (what headers define decides which findings are in blocks hipcc
+// never compiles, not what is rewritten). It panics unless the last
+// translation asked.
+func (u *Unit) Reconsider(opts Options) ([]diag.Diagnostic, Stats) {
+	if u.asked == nil {
+		panic("sources: Unit.Reconsider without a translation that asked about macros")
+	}
+	t := u.asked.rewalker(opts)
+	u.asked = nil
+	t.walk()
+	diags, st := t.findings()
+	t.release()
+	return diags, st
+}
+
+// walk walks the tokens, in parts on several cores for a large file.
+func (t *translator) walk() {
+	if n := splitParts(len(t.src)); n > 1 {
 		t.runSplit(n)
 	} else {
 		t.run()
 	}
-	out := t.assemble(buf)
+}
+
+// findings returns what the walk found to report, sorted, and the counts.
+func (t *translator) findings() ([]diag.Diagnostic, Stats) {
 	// Repeats of a once-per-file diagnostic go first, so that a
 	// hipgen:ignore at its first place silences it for the file.
 	diag.Sort(t.diags)
 	t.diags = dropRepeats(t.diags)
 	diags := t.filterSuppressed()
-	t.release()
 	slices.Sort(t.asked)
-	return out, diags, Stats{Mapped: t.mapped, MacrosAsked: slices.Compact(t.asked)}
+	return diags, Stats{Mapped: t.mapped, MacrosAsked: slices.Compact(t.asked)}
 }
 
 // OutputPath returns where the translation of srcPath goes inside the

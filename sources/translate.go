@@ -74,6 +74,24 @@ type translator struct {
 
 // newTranslator takes over code, the tokens of src in pool buffers.
 func newTranslator(name string, src []byte, code lex.Code, opts Options) *translator {
+	t := newWalker(name, src, opts)
+	t.toks, t.comments, t.scopes, t.br = code.Tokens, code.Comments, code.Scopes, code.Brackets
+	if t.filters != &generatedFilters {
+		lex.Mark(src, t.toks, &t.filters.any.bits) // scan marked them for the default table
+	}
+	t.edits = getEdits(len(t.toks)/32 + 8)
+	if t.dropHelperBlocks() {
+		// Positions moved.
+		t.br = lex.Match(t.src, t.toks, t.br)
+		t.scopes = lex.FindScopes(t.src, t.toks, t.scopes[:0])
+	}
+	t.maybeWGMMA = bytes.Contains(src, []byte("wgmma"))
+	return t
+}
+
+// newWalker returns a translator of src with no tokens yet and the state
+// a walk starts from.
+func newWalker(name string, src []byte, opts Options) *translator {
 	t := &translator{name: name, src: src, opts: opts, tbl: opts.Table, ver: opts.ROCmVersion, facts: new(fileFacts)}
 	if t.tbl == nil {
 		t.tbl = hipmap.Default()
@@ -88,21 +106,22 @@ func newTranslator(name string, src []byte, code lex.Code, opts Options) *transl
 	if t.opts.Launch == "" {
 		t.opts.Launch = LaunchChevron
 	}
-	t.toks, t.comments, t.scopes, t.br = code.Tokens, code.Comments, code.Scopes, code.Brackets
-	if t.filters != &generatedFilters {
-		lex.Mark(src, t.toks, &t.filters.any.bits) // scan marked them for the default table
-	}
-	t.edits = getEdits(len(t.toks)/32 + 8)
-	if t.dropHelperBlocks() {
-		// Positions moved.
-		t.br = lex.Match(t.src, t.toks, t.br)
-		t.scopes = lex.FindScopes(t.src, t.toks, t.scopes[:0])
-	}
-	t.maybeWGMMA = bytes.Contains(src, []byte("wgmma"))
 	// A .cu file is a CUDA translation unit: it always needs the runtime.
 	t.needRuntime = strings.HasSuffix(name, ".cu")
 	t.firstHIPHeader = -1
 	return t
+}
+
+// rewalker returns a translator for another walk of the tokens t
+// prepared (see newTranslator), with opts and the state a walk starts
+// from; t must walk no more.
+func (t *translator) rewalker(opts Options) *translator {
+	w := newWalker(t.name, t.src, opts)
+	w.toks, w.comments, w.scopes, w.br = t.toks, t.comments, t.scopes, t.br
+	w.oldMarker, w.helperRegion, w.polyfillRegion, w.maybeWGMMA = t.oldMarker, t.helperRegion, t.polyfillRegion, t.maybeWGMMA
+	w.edits = t.edits[:0]
+	t.toks, t.comments, t.scopes, t.br, t.edits = nil, nil, nil, lex.Brackets{}, nil
+	return w
 }
 
 // Markers that delimit the block of warp helpers hipgen inserts; the block
@@ -365,6 +384,9 @@ func (t *translator) report(k int, sev diag.Severity, check, msg string) {
 }
 
 func (t *translator) reportAt(off int, sev diag.Severity, check, msg string) {
+	if t.replay != nil {
+		return // fileMacros's replays drop what they find
+	}
 	if t.deadOnHIP && sev > diag.Note {
 		sev = diag.Note
 		msg += " (in a block hipcc never compiles, see the " + checkCUDAArch + " diagnostic)"
@@ -731,7 +753,7 @@ func (t *translator) fileMacros() map[string]macroDef {
 // translator, the macros of dead (from an earlier replay) closing blocks,
 // and returns what its #define directives say.
 func (t *translator) replayDefines(dead map[string]macroDef) map[string]macroDef {
-	macros := map[string]macroDef{}
+	macros := make(map[string]macroDef, len(t.definesAt()))
 	s := t.fork() // the replay's edits and diagnostics are dropped
 	s.conds, s.deadOnHIP, s.replay = nil, false, dead
 	if s.replay == nil {

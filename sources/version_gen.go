@@ -6,4 +6,4 @@ package sources
 // Go file below sources/, the mapping table included). It is part of
 // every cache key, so a file translated by another build of the
 // translator is translated again.
-const TranslatorVersion = "a5e2b06e8e072ba2"
+const TranslatorVersion = "046a989ce76ad32f"

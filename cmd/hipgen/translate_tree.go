@@ -308,7 +308,7 @@ func (t *treeTranslation) translate(j *translateJob, buf, outBuf []byte) ([]byte
 		// never compiles, that code is never compiled for AMD GPUs.
 		if macros = t.headers().Ask(j.rel, includes, asked); macros != nil {
 			opts.IncludedMacros = macros
-			out, diags, stats = sources.Parse(j.rel, src).TranslateInto(outBuf, opts)
+			diags, stats = u.Reconsider(opts) // the output stays the same
 			stats.MacrosAsked = asked
 		}
 	}
