@@ -182,12 +182,15 @@ func (t *translator) reportArchTest(j int) {
 // conjunction classifies an #if or #elif at k whose condition is a chain
 // of terms joined by && (no || outside parentheses): false under hipcc
 // when one of its terms is, a comparison of __CUDA_ARCH__ with a version
-// ("!defined(GGML_USE_HIP) && __CUDA_ARCH__ >= 800") or a defined test of a
-// macro the file defines only in blocks hipcc never compiles.
+// ("!defined(GGML_USE_HIP) && __CUDA_ARCH__ >= 800"), a defined test of a
+// macro the file defines only in blocks hipcc never compiles, or a
+// parenthesised test of CUDA releases that HIP, which defines no
+// CUDART_VERSION, fails ("(CUDART_VERSION >= 12030 || (!defined(_MSC_VER)
+// && CUDART_VERSION >= 11080))", see falseVersionTest).
 func (t *translator) conjunction(k int) condFrame {
 	depth := 0
 	term := true // the next token starts a term
-	arch, derived := -1, -1
+	arch, derived, version := -1, -1, -1
 	hipExcluded := "" // a term !defined(X) where X names HIP or ROCm
 	var unknown []string
 	for j := k + 2; !t.endsDirective(j); j++ {
@@ -201,6 +204,15 @@ func (t *translator) conjunction(k int) condFrame {
 			}
 		}
 		switch {
+		case term && depth == 0 && t.isByte(j, '('):
+			end := t.groupEnd(j)
+			if end < 0 {
+				return condFrame{}
+			}
+			if version < 0 && (t.endsDirective(end+1) || t.is(end+1, "&&")) {
+				version = t.falseVersionTest(j+1, end)
+			}
+			j = end
 		case t.isByte(j, '('):
 			depth++
 		case t.isByte(j, ')'):
@@ -243,8 +255,91 @@ func (t *translator) conjunction(k int) condFrame {
 		return condFrame{dead: true, archTest: true}
 	case derived >= 0 && t.deadMacroTest(derived):
 		return condFrame{dead: true}
+	case version >= 0:
+		test := "\"" + string(t.text(version)) + " " + string(t.text(version+1)) + " " + string(t.text(version+2)) + "\""
+		if hipExcluded != "" {
+			t.report(version, diag.Note, checkCUDAArch, "this block is for NVIDIA GPUs only (!defined("+hipExcluded+"), and HIP does not define "+string(t.text(version))+", so "+test+" is false): it is never compiled for AMD GPUs")
+		} else {
+			t.report(version, diag.Warning, checkCUDAArch, "HIP does not define "+string(t.text(version))+", so "+test+", and with it the parenthesised test of CUDA releases, is false and this block is never compiled for AMD GPUs; test HIP_VERSION (or __HIP_PLATFORM_AMD__) as well if its code is portable")
+		}
+		return condFrame{dead: true}
 	}
 	return condFrame{unknown: strings.Join(unknown, "\x00")}
+}
+
+// groupEnd returns the ')' closing the '(' at open within its directive,
+// or -1.
+func (t *translator) groupEnd(open int) int {
+	depth := 0
+	for j := open; !t.endsDirective(j); j++ {
+		switch {
+		case t.isByte(j, '('):
+			depth++
+		case t.isByte(j, ')'):
+			if depth--; depth == 0 {
+				return j
+			}
+		}
+	}
+	return -1
+}
+
+// falseVersionTest returns the first comparison of CUDART_VERSION or
+// CUDA_VERSION (>=, > or == a number) that makes the #if expression in
+// the tokens [from, to) false under hipcc, which defines neither macro (0
+// in #if), or -1: the expression must be alternatives joined by || each of
+// which is a chain joined by && holding such a comparison, or a
+// parenthesised expression false so, as one of its terms. (hipgen makes
+// only a lone "CUDART_VERSION >= N" true for HIP, see versionCondition.)
+func (t *translator) falseVersionTest(from, to int) int {
+	first := -1
+	falseTerm := false // the current alternative has a false term
+	term := true       // the next token starts a term
+	depth := 0
+	for j := from; j < to; j++ {
+		bounded := func(e int) bool { return e >= to || t.is(e, "&&") || t.is(e, "||") }
+		switch {
+		case term && depth == 0 && t.isByte(j, '('):
+			end := t.groupEnd(j)
+			if end < 0 || end >= to {
+				return -1
+			}
+			if bounded(end + 1) {
+				if p := t.falseVersionTest(j+1, end); p >= 0 {
+					falseTerm = true
+					if first < 0 {
+						first = p
+					}
+				}
+			}
+			j = end
+		case t.isByte(j, '('):
+			depth++
+		case t.isByte(j, ')'):
+			depth--
+		case depth == 0 && t.is(j, "||"):
+			if !falseTerm {
+				return -1
+			}
+			falseTerm, term = false, true
+			continue
+		case depth == 0 && t.is(j, "&&"):
+			term = true
+			continue
+		case term && depth == 0 && (t.is(j, "CUDART_VERSION") || t.is(j, "CUDA_VERSION")):
+			if op := string(t.text(j + 1)); (op == ">=" || op == ">" || op == "==") && t.tok(j+2).Kind == lex.Number && bounded(j+3) {
+				falseTerm = true
+				if first < 0 {
+					first = j
+				}
+			}
+		}
+		term = false
+	}
+	if !falseTerm {
+		return -1
+	}
+	return first
 }
 
 // deadMacroTest reports whether the macro at m, tested by #ifdef or

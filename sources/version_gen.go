@@ -6,4 +6,4 @@ package sources
 // Go file below sources/, the mapping table included). It is part of
 // every cache key, so a file translated by another build of the
 // translator is translated again.
-const TranslatorVersion = "046a989ce76ad32f"
+const TranslatorVersion = "a40302b36f1bc35d"
