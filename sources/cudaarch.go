@@ -115,6 +115,9 @@ func (t *translator) updateDeadOnHIP() {
 // defined(__CUDA_ARCH__) &&) is false under hipcc.
 func (t *translator) archCondition(k int) condFrame {
 	j := k + 2
+	if t.isByte(j, '(') && (t.is(j+1, "CUDART_VERSION") || t.is(j+1, "CUDA_VERSION")) && t.isByte(j+4, ')') && t.endsDirective(j+5) {
+		return t.versionCondition(k, j+1) // "#if (CUDART_VERSION >= N)", as without the parentheses
+	}
 	if (t.is(j, "__CUDA_ARCH__") || t.is(j, "__HIP_DEVICE_COMPILE__")) && t.endsDirective(j+1) {
 		return condFrame{device: true} // #if __CUDA_ARCH__
 	}
@@ -454,7 +457,7 @@ func (t *translator) versionCondition(k, j int) condFrame {
 	if v := t.tok(j + 2); !v.Directive || v.Kind != lex.Number {
 		return condFrame{}
 	}
-	if t.tok(j+3).Directive && !t.is(j+3, "#") {
+	if t.tok(j+3).Directive && !t.is(j+3, "#") && !(t.isByte(j-1, '(') && t.isByte(j+3, ')')) {
 		return condFrame{}
 	}
 	test := "\"" + macro + " " + op + " " + num + "\""
