@@ -157,7 +157,9 @@ func (t *translator) lineBreakAt(off int) string {
 // lines a block comment started on it runs over), or the end of the
 // source. When such a comment never ends, whatever follows it would be
 // comment too: lineEnd returns where it starts, so that lines inserted
-// there (after a newline, see lineBreakAt) still count.
+// there (after a newline, see lineBreakAt) still count; so it does for a
+// literal or line comment that a backslash ends the source with (see
+// openAtEnd).
 func (t *translator) lineEnd(off int) int {
 	for {
 		i := bytes.IndexByte(t.src[off:], '\n')
@@ -173,6 +175,9 @@ func (t *translator) lineEnd(off int) int {
 			continue
 		}
 		if i < 0 {
+			if k := t.openAtEnd(); k >= off {
+				return k
+			}
 			return len(t.src)
 		}
 		if !lex.Continued(t.src, nl) {
@@ -180,6 +185,28 @@ func (t *translator) lineEnd(off int) int {
 		}
 		off = nl + 1
 	}
+}
+
+// openAtEnd returns where a string or character literal or a line comment
+// that ends the source with a backslash starts, or -1: a newline after it
+// would continue it (the lexer reads on past a backslash and a newline), so
+// lines inserted at the end of the source go before it instead.
+func (t *translator) openAtEnd() int {
+	n := len(t.src)
+	if n == 0 || t.src[n-1] != '\\' {
+		return -1
+	}
+	if k := len(t.toks) - 1; k >= 0 {
+		if tk := t.toks[k]; int(tk.End) == n && (tk.Kind == lex.String || tk.Kind == lex.Char) {
+			return int(tk.Start)
+		}
+	}
+	if k := len(t.comments) - 1; k >= 0 {
+		if c := t.comments[k]; int(c.End) == n && t.src[c.Start+1] == '/' {
+			return int(c.Start)
+		}
+	}
+	return -1
 }
 
 // blockCommentOver returns the /* */ comment that the byte at off is
