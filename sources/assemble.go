@@ -127,17 +127,24 @@ func (t *translator) markerPath() string {
 }
 
 // lineBreakAt returns the newline needed before inserting whole lines at
-// off: none at a line start; one before a comment that never ends (lineEnd
-// returns its start, in the middle of a line); at the end of a file whose
-// last line has no newline, one, and one more (an empty line) when that
-// line is continued by a backslash, which would otherwise join the
-// inserted line to it.
+// off: none at a line start, unless the line before is continued by a
+// backslash, which would join the inserted line to it (then one: an empty
+// line ends it); one in the middle of a line (before a comment that never
+// ends, or a literal that a backslash ends the source with: see lineEnd),
+// two right after a backslash; at the end of a file whose last line has
+// no newline, one, and one more (an empty line) when that line is
+// continued.
 func (t *translator) lineBreakAt(off int) string {
 	switch {
 	case off == 0:
 		return ""
 	case off < len(t.src) && t.src[off-1] == '\n':
+		if lex.Continued(t.src, off-1) {
+			return "\n"
+		}
 		return ""
+	case off < len(t.src) && lex.Continued(t.src, off):
+		return "\n\n" // the first newline would continue the backslash's line
 	case off < len(t.src):
 		return "\n"
 	}
@@ -161,6 +168,7 @@ func (t *translator) lineBreakAt(off int) string {
 // literal or line comment that a backslash ends the source with (see
 // openAtEnd).
 func (t *translator) lineEnd(off int) int {
+	first := off
 	for {
 		i := bytes.IndexByte(t.src[off:], '\n')
 		nl := off + i
@@ -171,11 +179,13 @@ func (t *translator) lineEnd(off int) int {
 			if end := int(c.End); end-int(c.Start) < 4 || !bytes.HasSuffix(t.src[:end], []byte("*/")) {
 				return int(c.Start) // it never ends
 			}
-			off = int(c.End)
+			if off = int(c.End); off >= len(t.src) {
+				return len(t.src) // it ends the source
+			}
 			continue
 		}
 		if i < 0 {
-			if k := t.openAtEnd(); k >= off {
+			if k := t.openAtEnd(); k >= first {
 				return k
 			}
 			return len(t.src)
@@ -193,7 +203,7 @@ func (t *translator) lineEnd(off int) int {
 // lines inserted at the end of the source go before it instead.
 func (t *translator) openAtEnd() int {
 	n := len(t.src)
-	if n == 0 || t.src[n-1] != '\\' {
+	if !lex.Continued(t.src, n) {
 		return -1
 	}
 	if k := len(t.toks) - 1; k >= 0 {
