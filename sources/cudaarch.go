@@ -163,7 +163,7 @@ func (t *translator) archCondition(k int) condFrame {
 		}
 		return condFrame{}
 	}
-	if op != ">=" && op != ">" && op != "==" {
+	if !falseAtZero(op) {
 		return condFrame{}
 	}
 	if v := t.tok(j + 2); !v.Directive || v.Kind != lex.Number && v.Kind != lex.Ident {
@@ -212,7 +212,7 @@ func (t *translator) conjunction(k int) condFrame {
 			if end < 0 {
 				return condFrame{}
 			}
-			if version < 0 && (t.endsDirective(end+1) || t.is(end+1, "&&")) {
+			if version < 0 && t.endsTerm(end+1) {
 				version = t.falseVersionTest(j+1, end)
 			}
 			j = end
@@ -226,14 +226,13 @@ func (t *translator) conjunction(k int) condFrame {
 			term = true
 			continue
 		case term && depth == 0 && arch < 0 && t.is(j, "__CUDA_ARCH__"):
-			if op := string(t.text(j + 1)); (op == ">=" || op == ">" || op == "==") && t.tok(j+2).Directive &&
-				(t.tok(j+2).Kind == lex.Number || t.tok(j+2).Kind == lex.Ident) && (t.endsDirective(j+3) || t.is(j+3, "&&")) {
+			if falseAtZero(string(t.text(j+1))) && t.tok(j+2).Directive &&
+				(t.tok(j+2).Kind == lex.Number || t.tok(j+2).Kind == lex.Ident) && t.endsTerm(j+3) {
 				arch = j
 			}
 		case term && depth == 0 && derived < 0 && t.is(j, "defined"):
 			m := j + 1
-			if t.isByte(m, '(') && t.isByte(m+2, ')') && (t.endsDirective(m+3) || t.is(m+3, "&&")) ||
-				t.tok(m).Kind == lex.Ident && (t.endsDirective(m+1) || t.is(m+1, "&&")) {
+			if t.isByte(m, '(') && t.isByte(m+2, ')') && t.endsTerm(m+3) || t.tok(m).Kind == lex.Ident && t.endsTerm(m+1) {
 				if t.isByte(m, '(') {
 					m++
 				}
@@ -268,6 +267,18 @@ func (t *translator) conjunction(k int) condFrame {
 		return condFrame{dead: true}
 	}
 	return condFrame{unknown: strings.Join(unknown, "\x00")}
+}
+
+// endsTerm reports whether the token j ends a term of a chain of && in an
+// #if: the end of the directive or the next &&.
+func (t *translator) endsTerm(j int) bool {
+	return t.endsDirective(j) || t.is(j, "&&")
+}
+
+// falseAtZero reports whether "X op N" is false when X is 0 and N is a
+// positive version (the comparison of a macro hipcc does not define).
+func falseAtZero(op string) bool {
+	return op == ">=" || op == ">" || op == "=="
 }
 
 // groupEnd returns the ')' closing the '(' at open within its directive,
@@ -330,7 +341,7 @@ func (t *translator) falseVersionTest(from, to int) int {
 			term = true
 			continue
 		case term && depth == 0 && (t.is(j, "CUDART_VERSION") || t.is(j, "CUDA_VERSION")):
-			if op := string(t.text(j + 1)); (op == ">=" || op == ">" || op == "==") && t.tok(j+2).Kind == lex.Number && bounded(j+3) {
+			if falseAtZero(string(t.text(j+1))) && t.tok(j+2).Kind == lex.Number && bounded(j+3) {
 				falseTerm = true
 				if first < 0 {
 					first = j

@@ -93,14 +93,14 @@ func (h *HeaderMacros) header(p string) *headerFacts {
 			return
 		}
 		f.found = true
-		f.macros, f.includes = DefinedMacros(p, src, h.opts)
+		f.macros, f.includes = definedMacros(p, src, h.opts)
 	})
 	return f
 }
 
-// DefinedMacros returns what the file at slash path name defines, as
+// definedMacros returns what the file at slash path name defines, as
 // MacroDef values (Where naming name), and its #include lines.
-func DefinedMacros(name string, src []byte, opts Options) (map[string]MacroDef, []Include) {
+func definedMacros(name string, src []byte, opts Options) (map[string]MacroDef, []Include) {
 	u := Parse(name, src)
 	t := newTranslator(name, src, u.code, opts)
 	u.code = lex.Code{}
@@ -126,13 +126,27 @@ func DefinedMacros(name string, src []byte, opts Options) (map[string]MacroDef, 
 func (h *HeaderMacros) TranslateIn(name string, src []byte, opts Options) ([]byte, []diag.Diagnostic, Stats, Options) {
 	u := Parse(name, src)
 	out, diags, st := u.Translate(opts)
-	if facts := h.Ask(name, u.Includes(), st.MacrosAsked); facts != nil {
-		opts.IncludedMacros = facts
-		asked := st.MacrosAsked
-		diags, st = u.Reconsider(opts)
-		st.MacrosAsked = asked
-	}
+	diags, st, opts = h.Settle(u, diags, st, opts)
 	return out, diags, st, opts
+}
+
+// Settle takes the diagnostics and counts of u's translation with opts
+// and, when that translation asked about macros (Stats.MacrosAsked) that
+// the headers u includes define only in blocks hipcc never compiles,
+// returns those of u walked again with what the headers say instead, and
+// the options of that walk (Options.IncludedMacros set); the output stays
+// the same. The counts keep the questions asked.
+func (h *HeaderMacros) Settle(u *Unit, diags []diag.Diagnostic, st Stats, opts Options) ([]diag.Diagnostic, Stats, Options) {
+	facts := h.Ask(u.name, u.Includes(), st.MacrosAsked)
+	if facts == nil {
+		u.dropAsked()
+		return diags, st, opts
+	}
+	opts.IncludedMacros = facts
+	asked := st.MacrosAsked
+	diags, st = u.Reconsider(opts)
+	st.MacrosAsked = asked
+	return diags, st, opts
 }
 
 // Ask is Lookup for the macros a translation asked about, returning nil

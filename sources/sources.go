@@ -207,6 +207,15 @@ func (u *Unit) Reconsider(opts Options) ([]diag.Diagnostic, Stats) {
 	return diags, st
 }
 
+// dropAsked gives back the buffers a translation that asked about macros
+// kept for Reconsider, when it is not needed.
+func (u *Unit) dropAsked() {
+	if u.asked != nil {
+		u.asked.release()
+		u.asked = nil
+	}
+}
+
 // walk walks the tokens, in parts on several cores for a large file.
 func (t *translator) walk() {
 	if n := splitParts(len(t.src)); n > 1 {

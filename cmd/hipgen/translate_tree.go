@@ -293,27 +293,21 @@ func (t *treeTranslation) translate(j *translateJob, buf, outBuf []byte) ([]byte
 	u := sources.Parse(j.rel, src)
 	helpOthers()
 	var incs []string
-	includes := u.Includes()
-	for _, inc := range includes {
+	for _, inc := range u.Includes() {
 		incs = append(incs, includeRecord(inc))
 	}
 	local, found := t.resolveIncludes(j.rel, incs)
 	t.follow(found)
 	opts.LocalIncludes = local
 	out, diags, stats := u.TranslateInto(outBuf, opts)
-	var macros map[string]sources.MacroDef
-	if asked := stats.MacrosAsked; len(asked) > 0 {
+	if len(stats.MacrosAsked) > 0 {
 		// Code the file reports on is under a test of a macro it does
 		// not define: if a project header defines it only where hipcc
 		// never compiles, that code is never compiled for AMD GPUs.
-		if macros = t.headers().Ask(j.rel, includes, asked); macros != nil {
-			opts.IncludedMacros = macros
-			diags, stats = u.Reconsider(opts) // the output stays the same
-			stats.MacrosAsked = asked
-		}
+		diags, stats, opts = t.headers().Settle(u, diags, stats, opts)
 	}
 	j.state = fileState{Key: sources.CacheKey(j.rel, src, opts), SrcSize: int64(len(src)), Includes: incs, Local: local,
-		Asked: stats.MacrosAsked, Macros: encodeMacros(macros), Diags: diags}
+		Asked: stats.MacrosAsked, Macros: encodeMacros(opts.IncludedMacros), Diags: diags}
 	j.stats = stats
 	helpOthers()
 	j.state.OutHash = hashBytes(out)
