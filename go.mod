@@ -4,7 +4,6 @@ go 1.26
 
 require (
 	github.com/google/go-jsonnet v0.22.0
-	github.com/mattn/go-zglob v0.0.8
 	github.com/rogpeppe/go-internal v1.16.0
 )
 

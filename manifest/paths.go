@@ -9,8 +9,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-
-	"github.com/mattn/go-zglob"
 )
 
 // cleanRel checks a user-written project path: relative, slash-separated,
@@ -88,22 +86,15 @@ func (g *globber) glob(pat string) ([]string, error) {
 		}
 		return []string{rel}, nil
 	}
-	matches, err := zglob.Glob(filepath.Join(g.root, filepath.FromSlash(rel)))
-	if err != nil && !errors.Is(err, os.ErrNotExist) {
+	matches, err := globMatch(g.root, rel, g.skip)
+	if err != nil {
 		return nil, fmt.Errorf("bad glob %q: %v", pat, err)
 	}
 	var out []string
-	for _, m := range matches {
+	for _, r := range matches {
+		m := filepath.Join(g.root, filepath.FromSlash(r))
 		st, err := os.Stat(m)
-		if err != nil || st.IsDir() {
-			continue
-		}
-		r, err := filepath.Rel(g.root, m)
-		if err != nil {
-			continue
-		}
-		r = filepath.ToSlash(r)
-		if g.skipped(r) {
+		if err != nil || st.IsDir() || g.skipped(r) {
 			continue
 		}
 		if err := insideRoot(g.root, m); err != nil {
