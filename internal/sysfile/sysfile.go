@@ -9,6 +9,7 @@ package sysfile
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/binary"
 	"errors"
 	"io"
@@ -16,9 +17,12 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
+	"slices"
 	"strconv"
 	"sync"
 	"syscall"
+	"unsafe"
 )
 
 // Stamp identifies one version of a file by its status: a file that still
@@ -327,3 +331,71 @@ func ReadDir(dir string) ([]DirEntry, error) {
 		}
 	}
 }
+
+// WriteBuffers writes bufs to w, in order, as one write of their
+// concatenation would: to a file with writev system calls (one, unless
+// the file takes less at a time), so that the pieces need not be copied
+// into one buffer first; to another writer, piece by piece.
+func WriteBuffers(w io.Writer, bufs [][]byte) error {
+	f, ok := w.(*os.File)
+	if !ok {
+		for _, b := range bufs {
+			if _, err := w.Write(b); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return err
+	}
+	bufs = slices.Clone(bufs) // its first piece shrinks as it is written
+	iov := make([]syscall.Iovec, 0, min(len(bufs), maxIovecs))
+	var werr error
+	err = rc.Write(func(fd uintptr) bool {
+		for len(bufs) > 0 {
+			iov = iov[:0]
+			for _, b := range bufs[:min(len(bufs), maxIovecs)] {
+				if len(b) > 0 {
+					v := syscall.Iovec{Base: &b[0]}
+					v.SetLen(len(b))
+					iov = append(iov, v)
+				}
+			}
+			if len(iov) == 0 {
+				return true
+			}
+			n, _, e := syscall.Syscall(syscall.SYS_WRITEV, fd, uintptr(unsafe.Pointer(&iov[0])), uintptr(len(iov)))
+			switch e {
+			case 0:
+			case syscall.EINTR:
+				continue
+			case syscall.EAGAIN:
+				return false // the poller waits until the file takes more
+			default:
+				werr = &os.PathError{Op: "write", Path: f.Name(), Err: e}
+				return true
+			}
+			// Drop what was written.
+			for rest := int(n); rest > 0; {
+				if k := len(bufs[0]); k <= rest {
+					rest -= k
+					bufs = bufs[1:]
+				} else {
+					bufs[0] = bufs[0][rest:]
+					rest = 0
+				}
+			}
+			for len(bufs) > 0 && len(bufs[0]) == 0 {
+				bufs = bufs[1:]
+			}
+		}
+		return true
+	})
+	runtime.KeepAlive(iov)
+	return cmp.Or(werr, err)
+}
+
+// maxIovecs is the most buffers one writev takes (Linux's IOV_MAX).
+const maxIovecs = 1024

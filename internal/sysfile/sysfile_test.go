@@ -1,8 +1,10 @@
 package sysfile
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"maps"
 	"os"
@@ -187,4 +189,67 @@ func diffKeys(a, b map[string]uint32) []string {
 	}
 	sort.Strings(d)
 	return d
+}
+
+func TestWriteBuffers(t *testing.T) {
+	// 3000 pieces of varied sizes, some empty: more than one writev
+	// takes, and more bytes than a pipe holds.
+	var bufs [][]byte
+	var want []byte
+	for i := range 3000 {
+		b := bytes.Repeat([]byte{byte('a' + i%26)}, (i*37)%300)
+		bufs = append(bufs, b)
+		want = append(want, b...)
+	}
+	t.Run("file", func(t *testing.T) {
+		p := filepath.Join(t.TempDir(), "out")
+		f, err := os.Create(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := WriteBuffers(f, bufs); err != nil {
+			t.Fatal(err)
+		}
+		f.Close()
+		if got, _ := os.ReadFile(p); !bytes.Equal(got, want) {
+			t.Errorf("file holds %d bytes, want %d", len(got), len(want))
+		}
+	})
+	t.Run("pipe", func(t *testing.T) {
+		r, w, err := os.Pipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := make(chan []byte)
+		go func() {
+			b, _ := io.ReadAll(r)
+			got <- b
+		}()
+		if err := WriteBuffers(w, bufs); err != nil {
+			t.Fatal(err)
+		}
+		w.Close()
+		if b := <-got; !bytes.Equal(b, want) {
+			t.Errorf("pipe carried %d bytes, want %d", len(b), len(want))
+		}
+	})
+	t.Run("writer", func(t *testing.T) {
+		var b bytes.Buffer
+		if err := WriteBuffers(&b, bufs); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(b.Bytes(), want) {
+			t.Errorf("buffer holds %d bytes, want %d", b.Len(), len(want))
+		}
+	})
+	t.Run("closed", func(t *testing.T) {
+		_, w, err := os.Pipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.Close()
+		if err := WriteBuffers(w, bufs); err == nil {
+			t.Error("writing to a closed file did not fail")
+		}
+	})
 }
