@@ -46,19 +46,20 @@ func cgFunctor(name, body string) polyfill {
 		code: "template <class T>\nstruct hipgen_cg_" + name + " {\n  __host__ __device__ T operator()(T a, T b) const { return " + body + "; }\n};"}
 }
 
-func init() {
-	polyfills["cooperative_groups::reduce"] = polyfill{name: "hipgen_cg_reduce", why: cgReduceWhy, code: cgReduce}
-	polyfills["cooperative_groups::plus"] = cgFunctor("plus", "a + b")
-	polyfills["cooperative_groups::less"] = cgFunctor("less", "b < a ? b : a")
-	polyfills["cooperative_groups::greater"] = cgFunctor("greater", "a < b ? b : a")
-	polyfills["cooperative_groups::bit_and"] = cgFunctor("bit_and", "a & b")
-	polyfills["cooperative_groups::bit_or"] = cgFunctor("bit_or", "a | b")
-	polyfills["cooperative_groups::bit_xor"] = cgFunctor("bit_xor", "a ^ b")
-	for _, m := range cgMembers {
-		polyfills[m.cuda] = m.polyfill
+// addCGPolyfills adds the polyfills of cooperative groups to m.
+func addCGPolyfills(m map[string]polyfill) {
+	m["cooperative_groups::reduce"] = polyfill{name: "hipgen_cg_reduce", why: cgReduceWhy, code: cgReduce}
+	m["cooperative_groups::plus"] = cgFunctor("plus", "a + b")
+	m["cooperative_groups::less"] = cgFunctor("less", "b < a ? b : a")
+	m["cooperative_groups::greater"] = cgFunctor("greater", "a < b ? b : a")
+	m["cooperative_groups::bit_and"] = cgFunctor("bit_and", "a & b")
+	m["cooperative_groups::bit_or"] = cgFunctor("bit_or", "a | b")
+	m["cooperative_groups::bit_xor"] = cgFunctor("bit_xor", "a ^ b")
+	for _, c := range cgMembers {
+		m[c.cuda] = c.polyfill
 	}
-	polyfills[cgShuffleKey] = polyfill{name: "hipgen_cg_shfl", why: cgShuffleWhy, code: cgShuffle}
-	polyfills["cooperative_groups::binary_partition"] = polyfill{name: "hipgen_cg_binary_partition", why: cgPartitionWhy, code: cgPartition}
+	m[cgShuffleKey] = polyfill{name: "hipgen_cg_shfl", why: cgShuffleWhy, code: cgShuffle}
+	m["cooperative_groups::binary_partition"] = polyfill{name: "hipgen_cg_binary_partition", why: cgPartitionWhy, code: cgPartition}
 }
 
 // binary_partition before ROCm 6.3. HIP's coalesced_group cannot be built

@@ -57,7 +57,9 @@ type specialName struct {
 	name string
 }
 
-var specialNames = func() map[string]specialName {
+// specialList builds the table of specialName by identifier (see
+// nameTables).
+func specialList() map[string]specialName {
 	m := map[string]specialName{}
 	add := func(kind uint8, names ...string) {
 		for _, n := range names {
@@ -94,16 +96,7 @@ var specialNames = func() map[string]specialName {
 		add(spHopper, n)
 	}
 	return m
-}()
-
-// specialFilter rejects most identifiers before the specialNames lookup.
-var specialFilter = func() *nameFilter {
-	f := &nameFilter{}
-	for n := range specialNames {
-		f.add(n)
-	}
-	return f
-}()
+}
 
 // hasWGMMA reports whether an identifier names a wgmma builtin.
 func hasWGMMA(b []byte) bool {
@@ -124,9 +117,9 @@ func hasWGMMA(b []byte) bool {
 // false when the table should still be consulted.
 func (t *translator) special(k int, b []byte) (next int, handled bool) {
 	var sp specialName
-	ok := specialFilter.mayContain(b)
+	ok := t.names.specialFilter.mayContain(b)
 	if ok {
-		sp, ok = specialNames[string(b)]
+		sp, ok = t.names.special[string(b)]
 	}
 	if !ok {
 		if hasWGMMA(b) {

@@ -516,14 +516,14 @@ func (t *translator) blockUnportable(k int) string {
 			continue
 		}
 		b := t.text(i)
-		if sp, ok := specialNames[string(b)]; ok && (sp.kind == spAsm || sp.kind == spHopper) {
+		if sp, ok := t.names.special[string(b)]; ok && (sp.kind == spAsm || sp.kind == spHopper) {
 			return string(b)
 		}
 		e, ok := t.lookupIdent(b)
 		if !ok || e.Available(t.ver) && e.Status != hipmap.Unsupported {
 			continue
 		}
-		if _, ok := polyfills[string(b)]; ok || t.definesFunction(e.CUDA) {
+		if _, ok := t.names.polyfills[string(b)]; ok || t.definesFunction(e.CUDA) {
 			continue
 		}
 		return string(b)

@@ -64,8 +64,8 @@ func filtersFor(tbl *hipmap.Table) *tableFilters {
 	return f
 }
 
-// filters_gen.go holds the table's names and also specialNames and
-// polyfills: after changing any of them, run go generate ./sources
+// filters_gen.go holds the table's names and also those of the name
+// tables (names.go): after changing any of them, run go generate ./sources
 // (TestGeneratedFilters fails until then). It is made from hipmap's
 // table_gen.go, so hipmap's is generated first ('go generate ./...' visits
 // this package before hipmap).
@@ -76,6 +76,7 @@ func filtersFor(tbl *hipmap.Table) *tableFilters {
 // buildFilters builds the filters of a table from its entries, with the
 // translator's own names (specialNames, polyfills).
 func buildFilters(entries iter.Seq[hipmap.Entry]) *tableFilters {
+	nt := tables()
 	f := &tableFilters{}
 	addTail := func(q string) {
 		if i := strings.LastIndex(q, "::"); i >= 0 {
@@ -92,9 +93,9 @@ func buildFilters(entries iter.Seq[hipmap.Entry]) *tableFilters {
 		addTail(e.CUDA)
 	}
 	for i := range f.any.bits {
-		f.any.bits[i] = f.names.bits[i] | specialFilter.bits[i]
+		f.any.bits[i] = f.names.bits[i] | nt.specialFilter.bits[i]
 	}
-	for q := range polyfills {
+	for q := range nt.polyfills {
 		f.any.add(q)
 		addTail(q)
 	}

@@ -80,6 +80,14 @@ func (h *HeaderMacros) Lookup(file string, includes []Include, names []string) m
 	return out
 }
 
+// Read reads and looks at the project headers reached from includes (the
+// #include lines of the file at slash path file) that no call has yet, so
+// that a Lookup from another goroutine later finds them ready: Unit.OnAsk
+// tells when that is worth doing.
+func (h *HeaderMacros) Read(file string, includes []Include) {
+	h.Lookup(file, includes, nil)
+}
+
 // header returns the facts of the header at p, found on first need.
 func (h *HeaderMacros) header(p string) *headerFacts {
 	v, ok := h.headers.Load(p)
@@ -125,8 +133,13 @@ func definedMacros(name string, src []byte, opts Options) (map[string]MacroDef, 
 // what they say. It returns the options of the translation kept.
 func (h *HeaderMacros) TranslateIn(name string, src []byte, opts Options) ([]byte, []diag.Diagnostic, Stats, Options) {
 	u := Parse(name, src)
+	var reading sync.WaitGroup
+	u.OnAsk(func() {
+		reading.Go(func() { h.Read(name, u.Includes()) })
+	})
 	out, diags, st := u.Translate(opts)
 	diags, st, opts = h.Settle(u, diags, st, opts)
+	reading.Wait() // nothing goes on after the call
 	return out, diags, st, opts
 }
 

@@ -40,19 +40,22 @@ type polyfill struct {
 // half-precision __hmax and __hmin.
 const hipVersionAtLeast55 = "HIP_VERSION_MAJOR > 5 || HIP_VERSION_MAJOR == 5 && HIP_VERSION_MINOR >= 5"
 
-var polyfills = map[string]polyfill{
-	"__trap": {name: "__builtin_trap", why: "HIP has no __trap; the compiler builtin aborts the kernel the same way"},
-	"__vsub4": {name: "hipgen_vsub4", why: "HIP has no SIMD-in-a-word intrinsics", code: `__host__ __device__ static inline unsigned hipgen_vsub4(unsigned a, unsigned b) {
+// polyfillList lists the polyfills (nameTables adds those of cooperative
+// groups).
+func polyfillList() map[string]polyfill {
+	return map[string]polyfill{
+		"__trap": {name: "__builtin_trap", why: "HIP has no __trap; the compiler builtin aborts the kernel the same way"},
+		"__vsub4": {name: "hipgen_vsub4", why: "HIP has no SIMD-in-a-word intrinsics", code: `__host__ __device__ static inline unsigned hipgen_vsub4(unsigned a, unsigned b) {
   unsigned r = 0u;
   for (int i = 0; i < 32; i += 8) r |= (((a >> i) - (b >> i)) & 0xffu) << i;
   return r;
 }`},
-	"__vadd4": {name: "hipgen_vadd4", why: "HIP has no SIMD-in-a-word intrinsics", code: `__host__ __device__ static inline unsigned hipgen_vadd4(unsigned a, unsigned b) {
+		"__vadd4": {name: "hipgen_vadd4", why: "HIP has no SIMD-in-a-word intrinsics", code: `__host__ __device__ static inline unsigned hipgen_vadd4(unsigned a, unsigned b) {
   unsigned r = 0u;
   for (int i = 0; i < 32; i += 8) r |= (((a >> i) + (b >> i)) & 0xffu) << i;
   return r;
 }`},
-	"__vsubss4": {name: "hipgen_vsubss4", why: "HIP has no SIMD-in-a-word intrinsics", code: `__host__ __device__ static inline unsigned hipgen_vsubss4(unsigned a, unsigned b) {
+		"__vsubss4": {name: "hipgen_vsubss4", why: "HIP has no SIMD-in-a-word intrinsics", code: `__host__ __device__ static inline unsigned hipgen_vsubss4(unsigned a, unsigned b) {
   unsigned r = 0u;
   for (int i = 0; i < 32; i += 8) {
     int d = (int)(signed char)(a >> i) - (int)(signed char)(b >> i);
@@ -61,7 +64,7 @@ var polyfills = map[string]polyfill{
   }
   return r;
 }`},
-	"__vaddss4": {name: "hipgen_vaddss4", why: "HIP has no SIMD-in-a-word intrinsics", code: `__host__ __device__ static inline unsigned hipgen_vaddss4(unsigned a, unsigned b) {
+		"__vaddss4": {name: "hipgen_vaddss4", why: "HIP has no SIMD-in-a-word intrinsics", code: `__host__ __device__ static inline unsigned hipgen_vaddss4(unsigned a, unsigned b) {
   unsigned r = 0u;
   for (int i = 0; i < 32; i += 8) {
     int d = (int)(signed char)(a >> i) + (int)(signed char)(b >> i);
@@ -70,25 +73,25 @@ var polyfills = map[string]polyfill{
   }
   return r;
 }`},
-	"__vcmpne4": {name: "hipgen_vcmpne4", why: "HIP has no SIMD-in-a-word intrinsics", code: `__host__ __device__ static inline unsigned hipgen_vcmpne4(unsigned a, unsigned b) {
+		"__vcmpne4": {name: "hipgen_vcmpne4", why: "HIP has no SIMD-in-a-word intrinsics", code: `__host__ __device__ static inline unsigned hipgen_vcmpne4(unsigned a, unsigned b) {
   unsigned r = 0u;
   for (int i = 0; i < 32; i += 8) r |= (((a >> i) ^ (b >> i)) & 0xffu ? 0xffu : 0u) << i;
   return r;
 }`},
-	"__vcmpeq4": {name: "hipgen_vcmpeq4", why: "HIP has no SIMD-in-a-word intrinsics", code: `__host__ __device__ static inline unsigned hipgen_vcmpeq4(unsigned a, unsigned b) {
+		"__vcmpeq4": {name: "hipgen_vcmpeq4", why: "HIP has no SIMD-in-a-word intrinsics", code: `__host__ __device__ static inline unsigned hipgen_vcmpeq4(unsigned a, unsigned b) {
   unsigned r = 0u;
   for (int i = 0; i < 32; i += 8) r |= (((a >> i) ^ (b >> i)) & 0xffu ? 0u : 0xffu) << i;
   return r;
 }`},
-	"umin":      minmax("umin", "unsigned", "<"),
-	"umax":      minmax("umax", "unsigned", ">"),
-	"llmin":     minmax("llmin", "long long", "<"),
-	"llmax":     minmax("llmax", "long long", ">"),
-	"ullmin":    minmax("ullmin", "unsigned long long", "<"),
-	"ullmax":    minmax("ullmax", "unsigned long long", ">"),
-	"atomicMax": {name: "hipgen_atomicmax_i64", overload: true, why: "ROCm 5.2 has no atomicMax for signed 64-bit integers; a compare-and-swap loop stands in", code: atomicMinMax64("max", ">=")},
-	"atomicMin": {name: "hipgen_atomicmin_i64", overload: true, why: "ROCm 5.2 has no atomicMin for signed 64-bit integers; a compare-and-swap loop stands in", code: atomicMinMax64("min", "<=")},
-	"__hmax": {name: "hipgen_hmax", why: "ROCm before 5.5 has no __hmax", code: `template <class H>
+		"umin":      minmax("umin", "unsigned", "<"),
+		"umax":      minmax("umax", "unsigned", ">"),
+		"llmin":     minmax("llmin", "long long", "<"),
+		"llmax":     minmax("llmax", "long long", ">"),
+		"ullmin":    minmax("ullmin", "unsigned long long", "<"),
+		"ullmax":    minmax("ullmax", "unsigned long long", ">"),
+		"atomicMax": {name: "hipgen_atomicmax_i64", overload: true, why: "ROCm 5.2 has no atomicMax for signed 64-bit integers; a compare-and-swap loop stands in", code: atomicMinMax64("max", ">=")},
+		"atomicMin": {name: "hipgen_atomicmin_i64", overload: true, why: "ROCm 5.2 has no atomicMin for signed 64-bit integers; a compare-and-swap loop stands in", code: atomicMinMax64("min", "<=")},
+		"__hmax": {name: "hipgen_hmax", why: "ROCm before 5.5 has no __hmax", code: `template <class H>
 __device__ static inline H hipgen_hmax(H a, H b) {
 #if ` + hipVersionAtLeast55 + `
   return __hmax(a, b);
@@ -102,15 +105,15 @@ __device__ static inline H hipgen_hmax(H a, H b) {
   return (s & 0x8000u) ? b : a;
 #endif
 }`},
-	"__hmax2": {name: "hipgen_hmax2", why: "HIP has no __hmax2; the larger of each pair of halves (hipgen_hmax: a NaN loses to a number, as in CUDA) stands in", deps: []string{"__hmax"},
-		code: `__device__ static inline __half2 hipgen_hmax2(__half2 a, __half2 b) {
+		"__hmax2": {name: "hipgen_hmax2", why: "HIP has no __hmax2; the larger of each pair of halves (hipgen_hmax: a NaN loses to a number, as in CUDA) stands in", deps: []string{"__hmax"},
+			code: `__device__ static inline __half2 hipgen_hmax2(__half2 a, __half2 b) {
   return __halves2half2(hipgen_hmax(__low2half(a), __low2half(b)), hipgen_hmax(__high2half(a), __high2half(b)));
 }`},
-	"__hmin2": {name: "hipgen_hmin2", why: "HIP has no __hmin2; the smaller of each pair of halves (hipgen_hmin: a NaN loses to a number, as in CUDA) stands in", deps: []string{"__hmin"},
-		code: `__device__ static inline __half2 hipgen_hmin2(__half2 a, __half2 b) {
+		"__hmin2": {name: "hipgen_hmin2", why: "HIP has no __hmin2; the smaller of each pair of halves (hipgen_hmin: a NaN loses to a number, as in CUDA) stands in", deps: []string{"__hmin"},
+			code: `__device__ static inline __half2 hipgen_hmin2(__half2 a, __half2 b) {
   return __halves2half2(hipgen_hmin(__low2half(a), __low2half(b)), hipgen_hmin(__high2half(a), __high2half(b)));
 }`},
-	"__hmin": {name: "hipgen_hmin", why: "ROCm before 5.5 has no __hmin", code: `template <class H>
+		"__hmin": {name: "hipgen_hmin", why: "ROCm before 5.5 has no __hmin", code: `template <class H>
 __device__ static inline H hipgen_hmin(H a, H b) {
 #if ` + hipVersionAtLeast55 + `
   return __hmin(a, b);
@@ -124,18 +127,19 @@ __device__ static inline H hipgen_hmin(H a, H b) {
   return (s & 0x8000u) ? a : b;
 #endif
 }`},
-	// Not a function: value uses of __CUDA_ARCH__ (cudaarch.go).
-	"__CUDA_ARCH__": {name: archMacro, code: "#if defined(__HIP_DEVICE_COMPILE__)\n#define " + archMacro + " " + archMacroValue + "\n#endif"},
-	// Not a function: the aligned HIP_DYNAMIC_SHARED (dynshared.go).
-	dynamicSharedAligned: dynamicSharedMacro,
-	"nv_bfloat162":       bfloat162,
-	"__nv_bfloat162":     bfloat162,
-	"nv_bfloat16":        bfloat16,
-	"__nv_bfloat16":      bfloat16,
-	"__bfloat162float": {name: "hipgen_bfloat162float", why: "ROCm before 5.7 has only the hip_bfloat16 class, which converts to float", code: `template <class B>
+		// Not a function: value uses of __CUDA_ARCH__ (cudaarch.go).
+		"__CUDA_ARCH__": {name: archMacro, code: "#if defined(__HIP_DEVICE_COMPILE__)\n#define " + archMacro + " " + archMacroValue + "\n#endif"},
+		// Not a function: the aligned HIP_DYNAMIC_SHARED (dynshared.go).
+		dynamicSharedAligned: dynamicSharedMacro,
+		"nv_bfloat162":       bfloat162,
+		"__nv_bfloat162":     bfloat162,
+		"nv_bfloat16":        bfloat16,
+		"__nv_bfloat16":      bfloat16,
+		"__bfloat162float": {name: "hipgen_bfloat162float", why: "ROCm before 5.7 has only the hip_bfloat16 class, which converts to float", code: `template <class B>
 __host__ __device__ static inline float hipgen_bfloat162float(B b) { return static_cast<float>(b); }`},
-	"__float2bfloat16": {name: "hipgen_float2bfloat16", why: "ROCm before 5.7 has only the hip_bfloat16 class, which is built from a float", deps: []string{"__nv_bfloat16"},
-		code: `__host__ __device__ static inline hipgen_bfloat16 hipgen_float2bfloat16(float f) { return hipgen_bfloat16(f); }`},
+		"__float2bfloat16": {name: "hipgen_float2bfloat16", why: "ROCm before 5.7 has only the hip_bfloat16 class, which is built from a float", deps: []string{"__nv_bfloat16"},
+			code: `__host__ __device__ static inline hipgen_bfloat16 hipgen_float2bfloat16(float f) { return hipgen_bfloat16(f); }`},
+	}
 }
 
 // bfloat16 stands in for CUDA's __nv_bfloat16 before ROCm 5.7, whose
@@ -239,7 +243,7 @@ var bfloat162 = polyfill{name: "hipgen_bfloat162", typ: true, deps: []string{"__
 // usePolyfill renames the CUDA name at k when no table entry serves the
 // target ROCm and a polyfill exists. It reports whether it did.
 func (t *translator) usePolyfill(k int, b []byte) bool {
-	p, ok := polyfills[string(b)]
+	p, ok := t.names.polyfills[string(b)]
 	if !ok || !p.typ && !t.is(k+1, "(") || p.typ && (t.is(k-1, ".") || t.is(k-1, "->") || t.is(k-1, "::")) {
 		return false
 	}
@@ -315,7 +319,7 @@ func (t *translator) polyfillBlock() (string, int) {
 	written := map[string]bool{}
 	var write func(n string)
 	write = func(n string) {
-		p := polyfills[n]
+		p := t.names.polyfills[n]
 		if written[p.name] {
 			return // two CUDA spellings of one type, or a dependency
 		}

@@ -208,7 +208,7 @@ func (t *translator) usingDirectiveName(k int, b []byte) bool {
 // qualifiedPolyfill replaces the name spelled from first to last, whose
 // full CUDA name is q, by its polyfill when the target ROCm lacks q.
 func (t *translator) qualifiedPolyfill(first, last int, q string) bool {
-	p, ok := polyfills[q]
+	p, ok := t.names.polyfills[q]
 	if !ok {
 		return false
 	}
@@ -230,7 +230,7 @@ func (t *translator) qualifiedPolyfill(first, last int, q string) bool {
 // addPolyfill records that the file needs the definition of q.
 func (t *translator) addPolyfill(q string, off int) {
 	t.needRuntime = true
-	if polyfills[q].code == "" {
+	if t.names.polyfills[q].code == "" {
 		return
 	}
 	t.notePolyfill(q, off)
@@ -246,7 +246,7 @@ func (t *translator) notePolyfill(key string, off int) {
 		return
 	}
 	t.polyfills[key] = off
-	for _, d := range polyfills[key].deps {
+	for _, d := range t.names.polyfills[key].deps {
 		t.notePolyfill(d, off)
 	}
 }

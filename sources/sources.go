@@ -26,6 +26,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/hipgen/hipgen/diag"
 	"github.com/hipgen/hipgen/sources/hipmap"
@@ -148,6 +149,26 @@ type Unit struct {
 	// asked is the translator of a translation that asked about
 	// macros, kept for Reconsider.
 	asked *translator
+	onAsk *askHook
+}
+
+// OnAsk has f called, once and from any goroutine, as soon as the walk of
+// the unit's translation first asks about a macro (see
+// Stats.MacrosAsked), before it ends: a caller that will look the macros
+// up in the project headers (HeaderMacros.Settle) can start reading them
+// meanwhile. Call it before translating.
+func (u *Unit) OnAsk(f func()) { u.onAsk = &askHook{f: f} }
+
+// askHook calls f once, on the first fire; a nil *askHook does nothing.
+type askHook struct {
+	once sync.Once
+	f    func()
+}
+
+func (h *askHook) fire() {
+	if h != nil {
+		h.once.Do(h.f)
+	}
 }
 
 // Parse lexes src, the file at slash path name.
@@ -176,6 +197,7 @@ func (u *Unit) TranslateInto(buf []byte, opts Options) ([]byte, []diag.Diagnosti
 	}
 	u.done = true
 	t := newTranslator(u.name, u.src, u.code, opts)
+	t.onAsk = u.onAsk
 	u.code = lex.Code{}
 	t.walk()
 	out := t.assemble(buf)
@@ -201,7 +223,7 @@ func (u *Unit) Reconsider(opts Options) ([]diag.Diagnostic, Stats) {
 	}
 	t := u.asked.rewalker(opts)
 	u.asked = nil
-	t.walk()
+	t.walkIn(rewalkSplitMin)
 	diags, st := t.findings()
 	t.release()
 	return diags, st
@@ -218,7 +240,12 @@ func (u *Unit) dropAsked() {
 
 // walk walks the tokens, in parts on several cores for a large file.
 func (t *translator) walk() {
-	if n := splitParts(len(t.src)); n > 1 {
+	t.walkIn(splitMin)
+}
+
+// walkIn is walk in parts of at least least source bytes.
+func (t *translator) walkIn(least int) {
+	if n := splitParts(len(t.src), least); n > 1 {
 		t.runSplit(n)
 	} else {
 		t.run()

@@ -29,12 +29,19 @@ import (
 // stopped. So the result is the sequential walk's, byte for byte, whatever
 // the predictions; they only decide how much runs in parallel.
 
-// splitMin is the least number of source bytes per part.
-const splitMin = 32 << 10
+// splitMin is the least number of source bytes per part of a first walk,
+// and rewalkSplitMin of a second one (Unit.Reconsider): that comes at the
+// end of its file's work, often the last work of a run, when cores that
+// have nothing else to do can take smaller parts.
+const (
+	splitMin       = 32 << 10
+	rewalkSplitMin = 8 << 10
+)
 
-// splitParts returns how many parts to walk a file of n bytes in.
-func splitParts(n int) int {
-	return min(runtime.GOMAXPROCS(0), n/splitMin, 8)
+// splitParts returns how many parts to walk a file of n bytes in, each of
+// at least least bytes.
+func splitParts(n, least int) int {
+	return min(runtime.GOMAXPROCS(0), n/least, 8)
 }
 
 // part is one part of a split walk after the first.

@@ -62,6 +62,7 @@ type translator struct {
 	deadOnHIP       bool                // inside a block hipcc never compiles
 	replay          map[string]macroDef // on a copy replaying #if directives for fileMacros: what the last replay found
 	asked           []string            // macros that blocks with warnings or errors test and nothing tells of (Stats.MacrosAsked)
+	onAsk           *askHook            // told of the first of them, see Unit.OnAsk
 	fp8Noted        bool                // the FP8 format warning is given once per file
 	cutlassNoted    bool                // so is the CUTLASS namespace error
 	coalescedNoted  bool                // and the coalesced-group hazard
@@ -69,6 +70,7 @@ type translator struct {
 	br              lex.Brackets        // the brackets of toks paired, see matching and openAround
 	maybeWGMMA      bool                // the bytes "wgmma" occur in the file
 	facts           *fileFacts          // answers about the whole file, found on first need
+	names           *nameTables
 	wave            waveState
 }
 
@@ -92,7 +94,7 @@ func newTranslator(name string, src []byte, code lex.Code, opts Options) *transl
 // newWalker returns a translator of src with no tokens yet and the state
 // a walk starts from.
 func newWalker(name string, src []byte, opts Options) *translator {
-	t := &translator{name: name, src: src, opts: opts, tbl: opts.Table, ver: opts.ROCmVersion, facts: new(fileFacts)}
+	t := &translator{name: name, src: src, opts: opts, tbl: opts.Table, ver: opts.ROCmVersion, facts: new(fileFacts), names: tables()}
 	if t.tbl == nil {
 		t.tbl = hipmap.Default()
 	}
@@ -711,6 +713,7 @@ func (t *translator) askAbout() {
 			var name string
 			name, rest, _ = strings.Cut(rest, "\x00")
 			t.asked = append(t.asked, name)
+			t.onAsk.fire()
 		}
 	}
 }

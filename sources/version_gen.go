@@ -6,4 +6,4 @@ package sources
 // Go file below sources/, the mapping table included). It is part of
 // every cache key, so a file translated by another build of the
 // translator is translated again.
-const TranslatorVersion = "7e500db0b2156c85"
+const TranslatorVersion = "9241adcfb16109f6"
