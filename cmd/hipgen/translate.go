@@ -108,6 +108,7 @@ func runTranslate(e *env, o *translateFlags, args []string) int {
 	// every few megabytes.
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(1 << 30))
 	defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	go sources.Warm() // while the sources are listed
 	switch o.format {
 	case "text", "json", "sarif":
 	default:

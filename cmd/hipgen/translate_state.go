@@ -131,81 +131,120 @@ func loadTranslateState(outAbs string) translateState {
 	return translateState{Files: files, read: sysfile.StampOf(&st)}
 }
 
+// stateUpdate is one file's state after this run, with its encoding as
+// encodeRecord makes it when the worker made one.
+type stateUpdate struct {
+	rel    string
+	state  fileState
+	record []byte
+}
+
+// stateEntry is one file of the state file, with its encoding when known.
+type stateEntry struct {
+	path   string
+	state  *fileState
+	record []byte
+}
+
 // updateTranslateState records this run's files in the state. Other runs
 // may update it at the same time (a build runs 'translate --only' once per
 // file, in parallel), so the state is read again and written under an
 // exclusive lock on the output directory, keeping what the others recorded;
 // sources that no longer exist are dropped.
-// updates holds this run's states, and records each one's encoding (see
-// encodeRecord), which the workers made; the state is encoded into buf's
-// storage when it has room.
-func updateTranslateState(tree *builder.Tree, root, outAbs string, loaded translateState, updates map[string]fileState, records map[string][]byte, buf []byte) error {
+// updates holds this run's states, sorted by path; the state is encoded
+// into buf's storage when it has room.
+func updateTranslateState(tree *builder.Tree, root, outAbs string, loaded translateState, updates []stateUpdate, buf []byte) error {
 	if err := os.MkdirAll(outAbs, 0o755); err != nil {
 		return err
 	}
-	dir, err := os.Open(outAbs)
+	// A plain descriptor: the os package would register it with the
+	// poller first, which costs system calls.
+	dir, err := syscall.Open(outAbs, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0)
 	if err != nil {
-		return err
+		return &os.PathError{Op: "open", Path: outAbs, Err: err}
 	}
-	defer dir.Close()
-	if err := syscall.Flock(int(dir.Fd()), syscall.LOCK_EX); err != nil {
+	defer syscall.Close(dir)
+	if err := syscall.Flock(dir, syscall.LOCK_EX); err != nil {
 		return fmt.Errorf("locking %s: %w", outAbs, err)
 	}
-	defer syscall.Flock(int(dir.Fd()), syscall.LOCK_UN)
+	defer syscall.Flock(dir, syscall.LOCK_UN)
 	s := loaded
 	if st, err := sysfile.Stat(filepath.Join(outAbs, translateStateFile)); err != nil || sysfile.StampOf(&st) != loaded.read {
 		s = loadTranslateState(outAbs) // another run wrote it meanwhile
 	}
+	// The recorded files and this run's, merged in path order: a
+	// recorded file this run did not see is kept while its source exists.
+	old := slices.Sorted(maps.Keys(s.Files))
+	entries := make([]stateEntry, 0, len(old)+len(updates))
 	changed := false
-	for f := range s.Files {
-		if _, ok := updates[f]; !ok && !fileExists(filepath.Join(root, filepath.FromSlash(f))) {
-			delete(s.Files, f)
-			changed = true
+	i := 0
+	keepOld := func(until string) {
+		for ; i < len(old) && (until == "" || old[i] < until); i++ {
+			if !fileExists(filepath.Join(root, filepath.FromSlash(old[i]))) {
+				changed = true
+				continue
+			}
+			f := s.Files[old[i]]
+			entries = append(entries, stateEntry{path: old[i], state: &f})
 		}
 	}
-	for f, st := range updates {
-		if old, ok := s.Files[f]; !ok || !old.equal(st) {
-			s.Files[f] = st
+	for k := range updates {
+		u := &updates[k]
+		keepOld(u.rel)
+		if i < len(old) && old[i] == u.rel {
+			changed = changed || !s.Files[u.rel].equal(u.state)
+			i++
+		} else {
 			changed = true
 		}
+		entries = append(entries, stateEntry{path: u.rel, state: &u.state, record: u.record})
 	}
+	keepOld("")
 	if !changed && s.read != (sysfile.Stamp{}) {
 		return nil
 	}
-	_, err = tree.Write(translateStateFile, encodeState(s.Files, records, buf))
+	_, err = tree.Write(translateStateFile, encodeEntries(entries, buf))
 	return err
 }
 
-// encodeState writes the state file; the tree writes it like the outputs:
-// a state file torn by a crash reads as empty, which costs one full
-// translation and nothing else. records may hold, by path, what
+// encodeState writes the state file of files; the tree writes it like the
+// outputs: a state file torn by a crash reads as empty, which costs one
+// full translation and nothing else. records may hold, by path, what
 // encodeRecord made of files' entries already. The state is written into
 // buf's storage when it has room.
 func encodeState(files map[string]fileState, records map[string][]byte, buf []byte) []byte {
-	paths := make([]string, 0, len(files))
+	entries := make([]stateEntry, 0, len(files))
+	for _, p := range slices.Sorted(maps.Keys(files)) {
+		f := files[p]
+		entries = append(entries, stateEntry{path: p, state: &f, record: records[p]})
+	}
+	return encodeEntries(entries, buf)
+}
+
+// encodeEntries writes the state file of entries, in path order, into
+// buf's storage when it has room.
+func encodeEntries(entries []stateEntry, buf []byte) []byte {
 	size := len(stateHeader) + len(stateFormat) + binary.MaxVarintLen64
-	for p, f := range files {
-		paths = append(paths, p)
-		if r, ok := records[p]; ok {
-			size += len(r)
+	for _, en := range entries {
+		if en.record != nil {
+			size += len(en.record)
 		} else {
-			size += f.encodedSize(p)
+			size += en.state.encodedSize(en.path)
 		}
 	}
-	slices.Sort(paths)
 	if cap(buf) < size {
 		buf = make([]byte, 0, size)
 	}
 	e := stateEncoder{buf: buf[:0]}
 	e.buf = append(append(e.buf, stateHeader...), stateFormat...)
-	e.uint(uint64(len(paths)))
-	for _, p := range paths {
-		if r, ok := records[p]; ok {
-			e.buf = append(e.buf, r...)
+	e.uint(uint64(len(entries)))
+	for _, en := range entries {
+		if en.record != nil {
+			e.buf = append(e.buf, en.record...)
 			continue
 		}
-		e.str(p)
-		files[p].encode(&e, p)
+		e.str(en.path)
+		en.state.encode(&e, en.path)
 	}
 	return e.buf
 }

@@ -87,6 +87,13 @@ type treeTranslation struct {
 	// which wait for it to be written; pending still counts them.
 	unwritten []*translateJob
 	workers   sync.WaitGroup
+	// done is closed when the work is over: every job done, or none to
+	// do. The goroutine that sees it first runs onDone (see finish)
+	// before the workers stop, on the thread it is running on: the state
+	// is saved there while the report is printed, with no thread to wake.
+	done     chan struct{}
+	doneOnce sync.Once
+	onDone   func(jobs []*translateJob)
 	// headerMacros answers questions about the macros of project
 	// headers (see headers).
 	headersOnce  sync.Once
@@ -172,6 +179,7 @@ func (t *treeTranslation) start(n int) {
 				default:
 					t.spare = append(t.spare, buf, outBuf)
 					t.mu.Unlock()
+					t.finish()
 					return
 				}
 				if j.err == nil && !t.check && !j.skipped {
@@ -179,10 +187,14 @@ func (t *treeTranslation) start(n int) {
 				}
 				t.mu.Lock()
 				t.pending--
-				if t.pending == 0 && t.fed {
+				over := t.pending == 0 && t.fed
+				if over {
 					t.more.Broadcast()
 				}
 				t.mu.Unlock()
+				if over {
+					t.finish()
+				}
 			}
 		}()
 	}
@@ -198,8 +210,10 @@ func helpOthers() {
 }
 
 // spareBuffer returns an empty buffer with room for n bytes, a worker's
-// if one has that much; call it once the workers are done.
+// if one that stopped has that much.
 func (t *treeTranslation) spareBuffer(n int) []byte {
+	t.mu.Lock()
+	defer t.mu.Unlock()
 	for i, b := range t.spare {
 		if cap(b) >= n {
 			t.spare[i] = nil
@@ -219,15 +233,31 @@ func (t *treeTranslation) feedDone(err error) {
 	t.mu.Unlock()
 }
 
-// wait waits for the work to be over and returns every job, sorted by path.
+// wait waits for the work to be over and returns every job, sorted by
+// path; onDone may still be running.
 func (t *treeTranslation) wait() []*translateJob {
-	t.workers.Wait()
+	<-t.done
+	return t.sortedJobs()
+}
+
+// sortedJobs returns every job, sorted by path, once the work is over.
+func (t *treeTranslation) sortedJobs() []*translateJob {
 	out := make([]*translateJob, 0, len(t.jobs))
 	for _, j := range t.jobs {
 		out = append(out, j)
 	}
 	sort.Slice(out, func(a, b int) bool { return out[a].rel < out[b].rel })
 	return out
+}
+
+// finish says that the work is over; the first call runs onDone.
+func (t *treeTranslation) finish() {
+	t.doneOnce.Do(func() {
+		close(t.done)
+		if t.onDone != nil {
+			t.onDone(t.sortedJobs())
+		}
+	})
 }
 
 // add queues the files rels that are not queued yet. The jobs are counted
@@ -291,6 +321,13 @@ func (t *treeTranslation) translate(j *translateJob, buf, outBuf []byte) ([]byte
 	}
 	helpOthers()
 	u := sources.Parse(j.rel, src)
+	// Should the walk ask about macros (see below), the project headers
+	// are read meanwhile, by a worker that is free or a goroutine.
+	var reading assist.Group
+	defer reading.Wait()
+	u.OnAsk(func() {
+		reading.Go(func() { t.headers().Read(j.rel, u.Includes()) })
+	})
 	helpOthers()
 	var incs []string
 	for _, inc := range u.Includes() {
@@ -486,7 +523,7 @@ func (p *projectFS) exists(rel string) bool {
 // it starts reading the state there while the caller lists the files.
 func newTreeTranslation(fs *projectFS, outAbs string, o *translateFlags) *treeTranslation {
 	t := &treeTranslation{root: fs.root, outAbs: outAbs, fs: fs, closure: !o.only, check: o.check, formatText: o.format == "text", ready: make(chan struct{}),
-		listed: make(chan struct{}), jobs: map[string]*translateJob{}}
+		listed: make(chan struct{}), done: make(chan struct{}), jobs: map[string]*translateJob{}}
 	t.more.L = &t.mu
 	go func() {
 		t.state = loadTranslateState(outAbs)
@@ -512,6 +549,27 @@ func translateTree(e *env, o *translateFlags, tt *treeTranslation, feed func(fou
 	opts.ROCmVersion = ver
 	opts.MissingLibraries = missing
 	tt.opts = opts
+	// The state is saved, by the worker that ends the work, while the
+	// diagnostics are printed here; nothing is saved unless every file
+	// asked for was found and read.
+	var saveErr error
+	tt.onDone = func(jobs []*translateJob) {
+		if o.check || tt.listErr != nil || len(jobs) == 0 {
+			return
+		}
+		stateSize := 1 << 10
+		updates := make([]stateUpdate, len(jobs))
+		for i, j := range jobs {
+			if j.err != nil {
+				return
+			}
+			stateSize += len(j.record)
+			updates[i] = stateUpdate{rel: j.rel, state: j.state, record: j.record}
+		}
+		<-tt.ready
+		saveErr = updateTranslateState(tt.tree, root, outAbs, tt.state, updates, tt.spareBuffer(stateSize)) // start made the tree
+	}
+	defer tt.workers.Wait() // the state is saved
 	tt.start(o.jobs)
 	listErr := <-listed
 	tt.feedDone(listErr)
@@ -522,36 +580,11 @@ func translateTree(e *env, o *translateFlags, tt *treeTranslation, feed func(fou
 	if len(jobs) == 0 {
 		return e.errorf(exitUsage, "translate: no files to translate")
 	}
-	<-tt.ready
-	state := tt.state
-
 	for _, j := range jobs {
 		if j.err != nil {
 			return e.errorf(exitUsage, "translate: %v", j.err)
 		}
 	}
-	// The state is saved while the diagnostics are printed.
-	var saveErr error
-	saved := make(chan struct{})
-	stateSize := 1 << 10
-	for _, j := range jobs {
-		stateSize += len(j.record)
-	}
-	stateBuf := tt.spareBuffer(stateSize)
-	go func() {
-		defer close(saved)
-		if !o.check {
-			updates := make(map[string]fileState, len(jobs))
-			records := make(map[string][]byte, len(jobs))
-			for _, j := range jobs {
-				updates[j.rel] = j.state
-				if j.record != nil {
-					records[j.rel] = j.record
-				}
-			}
-			saveErr = updateTranslateState(tt.tree, root, outAbs, state, updates, records, stateBuf) // start made the tree
-		}
-	}()
 	var stale []string
 	written, skipped := 0, 0
 	mapped := map[string]int{}
@@ -592,22 +625,18 @@ func translateTree(e *env, o *translateFlags, tt *treeTranslation, feed func(fou
 	}
 	var printErr error
 	if tt.formatText && sorted {
-		// The workers' text is the whole report.
-		n := 0
+		// The workers' text is the whole report, written as it is.
+		texts := make([][]byte, 0, len(jobs))
 		for _, j := range jobs {
-			n += len(j.text)
+			if len(j.text) > 0 {
+				texts = append(texts, j.text)
+			}
 		}
-		text := tt.spareBuffer(n)
-		for _, j := range jobs {
-			text = append(text, j.text...)
-		}
-		if len(text) > 0 {
-			_, printErr = e.Stderr.Write(text)
-		}
+		printErr = sysfile.WriteBuffers(e.Stderr, texts)
 	} else {
 		printErr = printDiags(e, o.format, all, false)
 	}
-	<-saved
+	tt.workers.Wait()
 	if err := cmp.Or(printErr, saveErr); err != nil {
 		return e.errorf(exitUsage, "translate: %v", err)
 	}
