@@ -1,8 +1,10 @@
 package sources
 
 import (
+	"bytes"
 	"errors"
 	"io/fs"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -158,5 +160,42 @@ func TestHeaderMacrosAskOnlyAroundFindings(t *testing.T) {
 	h := NewHeaderMacros(func(string) ([]byte, error) { return nil, errors.New("no files") }, nil, Options{})
 	if facts := h.Ask("k.cu", Includes([]byte(src)), []string{"X"}); facts != nil {
 		t.Errorf("Ask without headers = %v", facts)
+	}
+}
+
+// TestReconsiderInParts has a file large enough for its second walk to go
+// in parts (rewalkSplitMin), with the macro tested in every part: the
+// diagnostics are a whole translation's with what the header says, and
+// OnAsk fired once, before the translation returned.
+func TestReconsiderInParts(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("#include \"common.cuh\"\n")
+	for i := 0; b.Len() < 6*rewalkSplitMin; i++ {
+		b.WriteString(strings.ReplaceAll(mmaHeader[strings.Index(mmaHeader, "__device__"):], "load(", "load"+strings.Repeat("x", i%7)+string(rune('a'+i%26))+"_"+strings.Repeat("y", i/26)+"("))
+		b.WriteString("__global__ void k(float *p) { p[threadIdx.x] = __shfl_sync(0xffffffff, p[0], 1); }\n")
+	}
+	src := []byte(b.String())
+	files := map[string]string{"common.cuh": commonHeader, "f.cu": string(src)}
+	h := NewHeaderMacros(readMap(files), nil, Options{})
+	u := Parse("f.cu", src)
+	fired := 0
+	u.OnAsk(func() { fired++ })
+	out, diags, st := u.Translate(Options{})
+	if fired != 1 || len(st.MacrosAsked) == 0 {
+		t.Fatalf("OnAsk fired %d times, asked %v", fired, st.MacrosAsked)
+	}
+	diags, _, used := h.Settle(u, diags, st, Options{})
+	if used.IncludedMacros == nil {
+		t.Fatal("the header's answer was not used")
+	}
+	if parts := splitParts(len(src), rewalkSplitMin); parts < 2 && runtime.GOMAXPROCS(0) > 1 {
+		t.Fatalf("the second walk is in %d part", parts)
+	}
+	whole, wholeDiags := Translate("f.cu", src, used)
+	if !bytes.Equal(whole, out) || !slices.Equal(wholeDiags, diags) {
+		t.Fatalf("the second walk differs from a whole translation: %d against %d diagnostics", len(diags), len(wholeDiags))
+	}
+	if got := severities(diags, "inline-asm"); len(got) == 0 || slices.Contains(got, "error") {
+		t.Errorf("inline-asm findings %v, want notes only (the PTX is never compiled for AMD GPUs)", got)
 	}
 }
