@@ -2,7 +2,7 @@
 
 package hipmap
 
-const generatedVersion = "75d9923e9eaac34d"
+const generatedVersion = "4b45539ae6fe3beb"
 
 // generatedEntries are the parsed data files, sorted like Table.entries.
 var generatedEntries = []Entry{
@@ -487,9 +487,9 @@ var generatedEntries = []Entry{
 	{"CUBLAS_GEMM_ALGO9", "", "cublas", 1, 0, Version{0, 0}, Version{0, 0}, ""},
 	{"CUBLAS_GEMM_ALGO9_TENSOR_OP", "", "cublas", 1, 0, Version{0, 0}, Version{0, 0}, ""},
 	{"CUBLAS_GEMM_DEFAULT", "HIPBLAS_GEMM_DEFAULT", "cublas", 0, 0, Version{0, 0}, Version{0, 0}, ""},
-	{"CUBLAS_GEMM_DEFAULT_TENSOR_OP", "", "cublas", 1, 0, Version{0, 0}, Version{0, 0}, ""},
+	{"CUBLAS_GEMM_DEFAULT_TENSOR_OP", "HIPBLAS_GEMM_DEFAULT", "cublas", 0, 0, Version{0, 0}, Version{0, 0}, ""},
 	{"CUBLAS_GEMM_DFALT", "HIPBLAS_GEMM_DEFAULT", "cublas", 0, 0, Version{0, 0}, Version{0, 0}, ""},
-	{"CUBLAS_GEMM_DFALT_TENSOR_OP", "", "cublas", 1, 0, Version{0, 0}, Version{0, 0}, ""},
+	{"CUBLAS_GEMM_DFALT_TENSOR_OP", "HIPBLAS_GEMM_DEFAULT", "cublas", 0, 0, Version{0, 0}, Version{0, 0}, ""},
 	{"CUBLAS_MATH_DISALLOW_REDUCED_PRECISION_REDUCTION", "HIPBLAS_MATH_DISALLOW_REDUCED_PRECISION_REDUCTION", "cublas", 0, 0, Version{6, 1}, Version{0, 0}, ""},
 	{"CUBLAS_OP_C", "HIPBLAS_OP_C", "cublas", 0, 0, Version{0, 0}, Version{0, 0}, ""},
 	{"CUBLAS_OP_CONJG", "", "cublas", 1, 0, Version{0, 0}, Version{0, 0}, ""},
@@ -4529,7 +4529,7 @@ var generatedEntries = []Entry{
 	{"cublasGetProperty", "", "cublas", 1, 0, Version{0, 0}, Version{0, 0}, ""},
 	{"cublasGetSmCountTarget", "", "cublas", 1, 0, Version{0, 0}, Version{0, 0}, ""},
 	{"cublasGetStatusName", "", "cublas", 1, 0, Version{0, 0}, Version{0, 0}, ""},
-	{"cublasGetStatusString", "", "cublas", 1, 0, Version{0, 0}, Version{0, 0}, ""},
+	{"cublasGetStatusString", "hipblasStatusToString", "cublas", 0, 0, Version{0, 0}, Version{0, 0}, ""},
 	{"cublasGetStream", "hipblasGetStream", "cublas", 0, 0, Version{0, 0}, Version{0, 0}, ""},
 	{"cublasGetStream_v2", "hipblasGetStream", "cublas", 0, 0, Version{0, 0}, Version{0, 0}, ""},
 	{"cublasGetVector", "hipblasGetVector", "cublas", 0, 0, Version{0, 0}, Version{0, 0}, ""},
