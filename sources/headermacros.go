@@ -81,9 +81,9 @@ func (h *HeaderMacros) Lookup(file string, includes []Include, names []string) m
 }
 
 // Read reads and looks at the project headers reached from includes (the
-// #include lines of the file at slash path file) that no call has yet, so
-// that a Lookup from another goroutine later finds them ready: Unit.OnAsk
-// tells when that is worth doing.
+// #include lines of the file at slash path file) that no earlier call
+// read, so that a Lookup from another goroutine later finds them ready:
+// Unit.OnAsk tells when that is worth doing.
 func (h *HeaderMacros) Read(file string, includes []Include) {
 	h.Lookup(file, includes, nil)
 }

@@ -21,8 +21,8 @@ var tables = sync.OnceValue(func() *nameTables {
 	return nt
 })
 
-// Warm builds the tables of names ahead of the first translation, which
-// would otherwise: a caller that lists its sources first can call it on
+// Warm builds the tables of names now rather than in the first
+// translation: a caller that lists its sources first can call it on
 // another goroutine meanwhile.
 func Warm() {
 	tables()

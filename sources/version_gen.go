@@ -6,4 +6,4 @@ package sources
 // Go file below sources/, the mapping table included). It is part of
 // every cache key, so a file translated by another build of the
 // translator is translated again.
-const TranslatorVersion = "10a4e5e69411b06a"
+const TranslatorVersion = "cffa6c308b05d3ea"
