@@ -45,6 +45,15 @@ const hipVersionAtLeast55 = "HIP_VERSION_MAJOR > 5 || HIP_VERSION_MAJOR == 5 && 
 func polyfillList() map[string]polyfill {
 	return map[string]polyfill{
 		"__trap": {name: "__builtin_trap", why: "HIP has no __trap; the compiler builtin aborts the kernel the same way"},
+		"__ldca": cacheHint("ldca", false),
+		"__ldcg": cacheHint("ldcg", false),
+		"__ldcs": cacheHint("ldcs", false),
+		"__ldlu": cacheHint("ldlu", false),
+		"__ldcv": cacheHint("ldcv", false),
+		"__stcg": cacheHint("stcg", true),
+		"__stcs": cacheHint("stcs", true),
+		"__stwb": cacheHint("stwb", true),
+		"__stwt": cacheHint("stwt", true),
 		"__vsub4": {name: "hipgen_vsub4", why: "HIP has no SIMD-in-a-word intrinsics", code: `__host__ __device__ static inline unsigned hipgen_vsub4(unsigned a, unsigned b) {
   unsigned r = 0u;
   for (int i = 0; i < 32; i += 8) r |= (((a >> i) - (b >> i)) & 0xffu) << i;
@@ -137,8 +146,8 @@ __device__ static inline H hipgen_hmin(H a, H b) {
 		"__nv_bfloat16":      bfloat16,
 		"__bfloat162float": {name: "hipgen_bfloat162float", why: "ROCm before 5.7 has only the hip_bfloat16 class, which converts to float", code: `template <class B>
 __host__ __device__ static inline float hipgen_bfloat162float(B b) { return static_cast<float>(b); }`},
-		"__float2bfloat16": {name: "hipgen_float2bfloat16", why: "ROCm before 5.7 has only the hip_bfloat16 class, which is built from a float", deps: []string{"__nv_bfloat16"},
-			code: `__host__ __device__ static inline hipgen_bfloat16 hipgen_float2bfloat16(float f) { return hipgen_bfloat16(f); }`},
+		"__float2bfloat16":    float2bfloat16,
+		"__float2bfloat16_rn": float2bfloat16, // the same rounding, to nearest even
 	}
 }
 
@@ -348,6 +357,34 @@ func (t *translator) polyfillOffset(first, runtimeEnd int) int {
 		}
 	}
 	return off
+}
+
+// float2bfloat16 converts a float to the bfloat16 stand-in before ROCm
+// 5.7; hip_bfloat16's constructor rounds to nearest even, as CUDA's
+// __float2bfloat16 and __float2bfloat16_rn do.
+var float2bfloat16 = polyfill{name: "hipgen_float2bfloat16", why: "ROCm before 5.7 has only the hip_bfloat16 class, which is built from a float", deps: []string{"__nv_bfloat16"},
+	code: `__host__ __device__ static inline hipgen_bfloat16 hipgen_float2bfloat16(float f) { return hipgen_bfloat16(f); }`}
+
+// cacheHint is the polyfill of one of CUDA's loads (__ldcs and the like)
+// or stores (__stcs and the like) with a cache hint, which HIP lacks:
+// ROCm has __ldca, __ldcg and __ldcs for __half and __half2 only, so
+// llm.c's __ldcs of a float does not compile, and its __stcs is unknown.
+// The access without the hint stands in, for every type: the hint decides
+// how the line is cached, never the value. __ldcv, which fetches the value
+// again each time, reads through a volatile pointer, so that the compiler
+// does not reuse an earlier read either.
+func cacheHint(op string, store bool) polyfill {
+	name := "hipgen_" + op
+	why := "HIP has no loads and stores with a cache hint (ROCm has __ldca, __ldcg and __ldcs for __half and __half2 only); the plain access stands in, for every type: the hint decides how the line is cached, not the value"
+	code := "template <class T>\n__device__ static inline T " + name + "(const T* p) { return *p; }"
+	switch {
+	case store:
+		code = "template <class T, class V>\n__device__ static inline void " + name + "(T* p, V v) { *p = v; }"
+	case op == "ldcv":
+		why = "HIP has no loads and stores with a cache hint; a volatile read stands in, which fetches the value again each time, as __ldcv does"
+		code = "template <class T>\n__device__ static inline T " + name + "(const T* p) { return *(const volatile T*)p; }"
+	}
+	return polyfill{name: name, why: why, code: code, overload: true}
 }
 
 // minmax is the polyfill of CUDA's typed integer min and max functions.

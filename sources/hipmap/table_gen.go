@@ -2,7 +2,7 @@
 
 package hipmap
 
-const generatedVersion = "4b45539ae6fe3beb"
+const generatedVersion = "6ce30248d7c7260a"
 
 // generatedEntries are the parsed data files, sorted like Table.entries.
 var generatedEntries = []Entry{
@@ -2657,7 +2657,7 @@ var generatedEntries = []Entry{
 	{"__float2bfloat16", "__float2bfloat16", "bf16", 0, 0, Version{5, 7}, Version{0, 0}, ""},
 	{"__float2bfloat162_rn", "", "bf16", 1, 0, Version{0, 0}, Version{0, 0}, ""},
 	{"__float2bfloat16_rd", "", "bf16", 1, 0, Version{0, 0}, Version{0, 0}, ""},
-	{"__float2bfloat16_rn", "", "bf16", 1, 0, Version{0, 0}, Version{0, 0}, ""},
+	{"__float2bfloat16_rn", "__float2bfloat16", "bf16", 0, 0, Version{5, 7}, Version{0, 0}, ""},
 	{"__float2bfloat16_ru", "", "bf16", 1, 0, Version{0, 0}, Version{0, 0}, ""},
 	{"__float2bfloat16_rz", "", "bf16", 1, 0, Version{0, 0}, Version{0, 0}, ""},
 	{"__float2half", "__float2half", "fp16", 0, 0, Version{0, 0}, Version{0, 0}, ""},

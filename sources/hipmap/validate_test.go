@@ -101,6 +101,7 @@ var hipHeaderLike = regexp.MustCompile(`^(hip|roc|rccl|thrust/system/hip/)`)
 var hipExceptions = map[string]string{
 	"int":              "cusolver_int_t is a typedef of int; hipSOLVER takes int",
 	"textureReference": "HIP's texture reference struct keeps the CUDA runtime spelling",
+	"__float2bfloat16": "HIP's round-to-nearest-even conversion keeps CUDA's name; CUDA's __float2bfloat16_rn is the same conversion",
 }
 
 func TestHIPNamesLookLikeHIP(t *testing.T) {
