@@ -4,7 +4,12 @@
 # Usage: scripts/install-deps.sh [--check]
 set -euo pipefail
 
-pkgs=(hipcc libamdhip64-dev rocm-device-libs cmake nvidia-cuda-toolkit python3 python3-setuptools g++ libtbb-dev)
+# hipRAND and hipSPARSE are the ROCm libraries Debian packages beyond HIP's
+# runtime: translations of cuRAND and cuSPARSE code compile against them
+# (libhiprand-dev includes rocRAND's headers without depending on
+# librocrand-dev, so that is named too).
+pkgs=(hipcc libamdhip64-dev rocm-device-libs cmake nvidia-cuda-toolkit python3 python3-setuptools g++ libtbb-dev
+  libhiprand-dev librocrand-dev libhipsparse-dev)
 
 missing=()
 for p in "${pkgs[@]}"; do

@@ -14,7 +14,8 @@ import (
 
 // hipccCases are golden cases whose translations must compile with the
 // real hipcc: every warp helper, both launch styles, cooperative groups,
-// fp16 and both wavefront strategies.
+// fp16, both wavefront strategies, and the libraries Debian packages
+// (hipRAND, hipSPARSE).
 // Each hipcc run takes seconds, so the list is the smallest that reaches
 // every helper and rewrite kind.
 var hipccCases = []string{
@@ -26,7 +27,7 @@ var hipccCases = []string{
 	"cuda_arch_older_blocks", "helper_cuda_library_guards", "builtin_proxy_arguments", "polyfill_atomic_i64",
 	"call_fixes_alloc", "callback_and_cudart_version",
 	"cg_alias_reduce_polyfill", "cg_alias_function_scope", "cg_meta_group_polyfill", "cg_shuffle_any_type",
-	"cuda_arch_values", "polyfill_bfloat162_rocm52", "launch_ggl_dynamic_shared", "cudart_version_by_content", "family_bf16_return_float_rocm52", "polyfill_cache_hints", "family_bf16_rocm52",
+	"cuda_arch_values", "polyfill_bfloat162_rocm52", "launch_ggl_dynamic_shared", "cudart_version_by_content", "family_bf16_return_float_rocm52", "polyfill_cache_hints", "family_bf16_rocm52", "family_curand", "family_cusparse",
 }
 
 // poisonCUDAHeaders fills dir with a file of the same name for every
