@@ -4,7 +4,7 @@
 # and gfx1030, and prints per-unit results side by side with the first
 # error of each failure.
 #
-# Projects: candle's candle-kernels (all 26 .cu units) and 32 units of
+# Projects: candle's candle-kernels (all 26 .cu units) and 37 units of
 # NVIDIA's cuda-samples (listed below). Their code is extracted into a scratch
 # directory outside the repository and never committed.
 #
@@ -29,7 +29,8 @@ command -v go >/dev/null || export PATH=/usr/local/go/bin:$PATH
 export HIP_PLATFORM=amd
 
 # The cuda-samples units: plain runtime samples, warp intrinsics, cooperative
-# groups, fp16, and samples that use helper_cuda.h from Common/.
+# groups, fp16, samples that use helper_cuda.h from Common/, and the cuRAND
+# samples (Debian packages hipRAND).
 sample_units=(
   0_Introduction/asyncAPI/asyncAPI.cu
   0_Introduction/clock/clock.cu
@@ -46,6 +47,11 @@ sample_units=(
   0_Introduction/simpleVoteIntrinsics/simpleVoteIntrinsics.cu
   0_Introduction/simpleZeroCopy/simpleZeroCopy.cu
   0_Introduction/vectorAdd/vectorAdd.cu
+  2_Concepts_and_Techniques/MC_EstimatePiInlineP/src/piestimator.cu
+  2_Concepts_and_Techniques/MC_EstimatePiInlineQ/src/piestimator.cu
+  2_Concepts_and_Techniques/MC_EstimatePiP/src/piestimator.cu
+  2_Concepts_and_Techniques/MC_EstimatePiQ/src/piestimator.cu
+  2_Concepts_and_Techniques/MC_SingleAsianOptionP/src/pricingengine.cu
   2_Concepts_and_Techniques/convolutionSeparable/convolutionSeparable.cu
   2_Concepts_and_Techniques/histogram/histogram256.cu
   2_Concepts_and_Techniques/histogram/histogram64.cu
@@ -72,7 +78,7 @@ mkdir -p "$scratch"/{src,hipgen,hipify,logs}
 candle_git=$(gitdir "$candle_git"); samples_git=$(gitdir "$samples_git"); hipify_git=$(gitdir "$hipify_git")
 src_re='\.(cu|cuh|h|hpp|inl)$'
 extract_sources "$candle_git" "$scratch/src/candle" "$src_re" candle-kernels/src
-sample_dirs=$(printf 'Samples/%s\n' "${sample_units[@]}" | xargs -n1 dirname | sort -u)
+sample_dirs=$(printf 'Samples/%s\n' "${sample_units[@]}" | cut -d/ -f1-3 | sort -u) # whole samples: src/ units include ../inc/
 # shellcheck disable=SC2086
 extract_sources "$samples_git" "$scratch/src/cuda-samples" "$src_re" Common $sample_dirs
 git --git-dir="$hipify_git" show HEAD:bin/hipify-perl >"$scratch/hipify-perl"
