@@ -115,7 +115,7 @@ func (t *translator) updateDeadOnHIP() {
 // defined(__CUDA_ARCH__) &&) is false under hipcc.
 func (t *translator) archCondition(k int) condFrame {
 	j := k + 2
-	if t.isByte(j, '(') && (t.is(j+1, "CUDART_VERSION") || t.is(j+1, "CUDA_VERSION")) && t.isByte(j+4, ')') && t.endsDirective(j+5) {
+	if t.isByte(j, '(') && t.isVersionMacro(j+1) && t.isByte(j+4, ')') && t.endsDirective(j+5) {
 		return t.versionCondition(k, j+1) // "#if (CUDART_VERSION >= N)", as without the parentheses
 	}
 	if (t.is(j, "__CUDA_ARCH__") || t.is(j, "__HIP_DEVICE_COMPILE__")) && t.endsDirective(j+1) {
@@ -150,7 +150,7 @@ func (t *translator) archCondition(k int) condFrame {
 		}
 		j++
 	}
-	if t.is(j, "CUDART_VERSION") || t.is(j, "CUDA_VERSION") {
+	if t.isVersionMacro(j) {
 		return t.versionCondition(k, j)
 	}
 	if !t.is(j, "__CUDA_ARCH__") {
@@ -159,7 +159,7 @@ func (t *translator) archCondition(k int) condFrame {
 	op := string(t.text(j + 1))
 	if op == "<" || op == "<=" {
 		if v := t.tok(j + 2); v.Directive && (v.Kind == lex.Number || v.Kind == lex.Ident) {
-			t.olderArchBlock(k, j, op)
+			t.olderArchBlock(k, j)
 		}
 		return condFrame{}
 	}
@@ -179,7 +179,7 @@ func (t *translator) archCondition(k int) condFrame {
 // reportArchTest reports the comparison of __CUDA_ARCH__ at j with a
 // version, false for hipcc.
 func (t *translator) reportArchTest(j int) {
-	t.report(j, diag.Warning, checkCUDAArch, "hipcc does not define __CUDA_ARCH__, so \""+string(t.text(j))+" "+string(t.text(j+1))+" "+string(t.text(j+2))+"\" is false for AMD GPUs and this block is never compiled there; if its code is portable, test __HIP_DEVICE_COMPILE__ (or __HIP_PLATFORM_AMD__) as well")
+	t.report(j, diag.Warning, checkCUDAArch, "hipcc does not define __CUDA_ARCH__, so "+t.quotedTest(j)+" is false for AMD GPUs and this block is never compiled there; if its code is portable, test __HIP_DEVICE_COMPILE__ (or __HIP_PLATFORM_AMD__) as well")
 }
 
 // conjunction classifies an #if or #elif at k whose condition is a chain
@@ -258,7 +258,7 @@ func (t *translator) conjunction(k int) condFrame {
 	case derived >= 0 && t.deadMacroTest(derived):
 		return condFrame{dead: true}
 	case version >= 0:
-		test := "\"" + string(t.text(version)) + " " + string(t.text(version+1)) + " " + string(t.text(version+2)) + "\""
+		test := t.quotedTest(version)
 		if hipExcluded != "" {
 			t.report(version, diag.Note, checkCUDAArch, "this block is for NVIDIA GPUs only (!defined("+hipExcluded+"), and HIP does not define "+string(t.text(version))+", so "+test+" is false): it is never compiled for AMD GPUs")
 		} else {
@@ -267,6 +267,18 @@ func (t *translator) conjunction(k int) condFrame {
 		return condFrame{dead: true}
 	}
 	return condFrame{unknown: strings.Join(unknown, "\x00")}
+}
+
+// isVersionMacro reports whether the token j names a CUDA release macro,
+// CUDART_VERSION or CUDA_VERSION, which hipcc does not define.
+func (t *translator) isVersionMacro(j int) bool {
+	return t.is(j, "CUDART_VERSION") || t.is(j, "CUDA_VERSION")
+}
+
+// quotedTest quotes, for a message, the comparison whose first token is j:
+// "__CUDA_ARCH__ >= 700".
+func (t *translator) quotedTest(j int) string {
+	return "\"" + string(t.text(j)) + " " + string(t.text(j+1)) + " " + string(t.text(j+2)) + "\""
 }
 
 // endsTerm reports whether the token j ends a term of a chain of && in an
@@ -310,8 +322,8 @@ func (t *translator) falseVersionTest(from, to int) int {
 	falseTerm := false // the current alternative has a false term
 	term := true       // the next token starts a term
 	depth := 0
+	bounded := func(e int) bool { return e >= to || t.is(e, "&&") || t.is(e, "||") }
 	for j := from; j < to; j++ {
-		bounded := func(e int) bool { return e >= to || t.is(e, "&&") || t.is(e, "||") }
 		switch {
 		case term && depth == 0 && t.isByte(j, '('):
 			end := t.groupEnd(j)
@@ -340,7 +352,7 @@ func (t *translator) falseVersionTest(from, to int) int {
 		case depth == 0 && t.is(j, "&&"):
 			term = true
 			continue
-		case term && depth == 0 && (t.is(j, "CUDART_VERSION") || t.is(j, "CUDA_VERSION")):
+		case term && depth == 0 && t.isVersionMacro(j):
 			if falseAtZero(string(t.text(j+1))) && t.tok(j+2).Kind == lex.Number && bounded(j+3) {
 				falseTerm = true
 				if first < 0 {
@@ -376,8 +388,8 @@ func (t *translator) deadMacroTest(m int) bool {
 // provides for the target ROCm (a double atomicAdd for pre-Pascal GPUs),
 // it would be a redefinition: the condition is made false for HIP. When it
 // defines only what HIP lacks, it is a useful fallback and stays.
-func (t *translator) olderArchBlock(k, j int, op string) {
-	test := "\"__CUDA_ARCH__ " + op + " " + string(t.text(j+2)) + "\""
+func (t *translator) olderArchBlock(k, j int) {
+	test := t.quotedTest(j)
 	if name := t.redefinedInBlock(k); name != "" {
 		t.insert(int(t.tok(j).Start), "!defined(__HIP__) && !defined(__HIP_CPU_RT__) && ")
 		t.report(j, diag.Warning, checkCUDAArch, "hipcc does not define __CUDA_ARCH__, so "+test+" would be true for AMD GPUs, and this block would redefine "+name+", which HIP provides: the condition now excludes HIP")
@@ -471,7 +483,7 @@ func (t *translator) versionCondition(k, j int) condFrame {
 	if t.tok(j+3).Directive && !t.is(j+3, "#") && !(t.isByte(j-1, '(') && t.isByte(j+3, ')')) {
 		return condFrame{}
 	}
-	test := "\"" + macro + " " + op + " " + num + "\""
+	test := t.quotedTest(j)
 	switch op {
 	case ">=", ">":
 		if why := t.blockUnportable(k); why == "" {
