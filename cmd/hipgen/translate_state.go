@@ -131,15 +131,8 @@ func loadTranslateState(outAbs string) translateState {
 	return translateState{Files: files, read: sysfile.StampOf(&st)}
 }
 
-// stateUpdate is one file's state after this run, with its encoding as
-// encodeRecord makes it when the worker made one.
-type stateUpdate struct {
-	rel    string
-	state  fileState
-	record []byte
-}
-
-// stateEntry is one file of the state file, with its encoding when known.
+// stateEntry is one file of the state file, with its encoding as
+// encodeRecord makes it when known.
 type stateEntry struct {
 	path   string
 	state  *fileState
@@ -153,7 +146,7 @@ type stateEntry struct {
 // sources that no longer exist are dropped.
 // updates holds this run's states, sorted by path; the state is encoded
 // into buf's storage when it has room.
-func updateTranslateState(tree *builder.Tree, root, outAbs string, loaded translateState, updates []stateUpdate, buf []byte) error {
+func updateTranslateState(tree *builder.Tree, root, outAbs string, loaded translateState, updates []stateEntry, buf []byte) error {
 	if err := os.MkdirAll(outAbs, 0o755); err != nil {
 		return err
 	}
@@ -188,16 +181,15 @@ func updateTranslateState(tree *builder.Tree, root, outAbs string, loaded transl
 			entries = append(entries, stateEntry{path: old[i], state: &f})
 		}
 	}
-	for k := range updates {
-		u := &updates[k]
-		keepOld(u.rel)
-		if i < len(old) && old[i] == u.rel {
-			changed = changed || !s.Files[u.rel].equal(u.state)
+	for _, u := range updates {
+		keepOld(u.path)
+		if i < len(old) && old[i] == u.path {
+			changed = changed || !s.Files[u.path].equal(*u.state)
 			i++
 		} else {
 			changed = true
 		}
-		entries = append(entries, stateEntry{path: u.rel, state: &u.state, record: u.record})
+		entries = append(entries, u)
 	}
 	keepOld("")
 	if !changed && s.read != (sysfile.Stamp{}) {

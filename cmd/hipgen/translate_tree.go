@@ -94,6 +94,7 @@ type treeTranslation struct {
 	done     chan struct{}
 	doneOnce sync.Once
 	onDone   func(jobs []*translateJob)
+	sorted   []*translateJob // every job, by path, once done is closed
 	// headerMacros answers questions about the macros of project
 	// headers (see headers).
 	headersOnce  sync.Once
@@ -234,28 +235,24 @@ func (t *treeTranslation) feedDone(err error) {
 }
 
 // wait waits for the work to be over and returns every job, sorted by
-// path; onDone may still be running.
+// path; onDone may still be running, and reads the same slice.
 func (t *treeTranslation) wait() []*translateJob {
 	<-t.done
-	return t.sortedJobs()
+	return t.sorted
 }
 
-// sortedJobs returns every job, sorted by path, once the work is over.
-func (t *treeTranslation) sortedJobs() []*translateJob {
-	out := make([]*translateJob, 0, len(t.jobs))
-	for _, j := range t.jobs {
-		out = append(out, j)
-	}
-	sort.Slice(out, func(a, b int) bool { return out[a].rel < out[b].rel })
-	return out
-}
-
-// finish says that the work is over; the first call runs onDone.
+// finish says that the work is over; the first call sorts the jobs and
+// runs onDone.
 func (t *treeTranslation) finish() {
 	t.doneOnce.Do(func() {
+		t.sorted = make([]*translateJob, 0, len(t.jobs))
+		for _, j := range t.jobs {
+			t.sorted = append(t.sorted, j)
+		}
+		sort.Slice(t.sorted, func(a, b int) bool { return t.sorted[a].rel < t.sorted[b].rel })
 		close(t.done)
 		if t.onDone != nil {
-			t.onDone(t.sortedJobs())
+			t.onDone(t.sorted)
 		}
 	})
 }
@@ -558,13 +555,13 @@ func translateTree(e *env, o *translateFlags, tt *treeTranslation, feed func(fou
 			return
 		}
 		stateSize := 1 << 10
-		updates := make([]stateUpdate, len(jobs))
+		updates := make([]stateEntry, len(jobs))
 		for i, j := range jobs {
 			if j.err != nil {
 				return
 			}
 			stateSize += len(j.record)
-			updates[i] = stateUpdate{rel: j.rel, state: j.state, record: j.record}
+			updates[i] = stateEntry{path: j.rel, state: &j.state, record: j.record}
 		}
 		<-tt.ready
 		saveErr = updateTranslateState(tt.tree, root, outAbs, tt.state, updates, tt.spareBuffer(stateSize)) // start made the tree
