@@ -18,15 +18,15 @@ import (
 // last element, for everything below).
 // Wildcards match names starting with '.' too; '**' and wildcards do not
 // follow symbolic links to directories, while a named element is followed
-// like any path. Directories under a prefix in skip ("dir/") are not
-// entered. The result may hold duplicates and directories, in no
+// like any path. Directories for which skipped reports true (given the
+// slash path and a final '/') are not entered. The result may hold duplicates and directories, in no
 // particular order.
-func globMatch(root, pat string, skip []string) ([]string, error) {
+func globMatch(root, pat string, skipped func(dir string) bool) ([]string, error) {
 	alts, err := expandBraces(pat)
 	if err != nil {
 		return nil, err
 	}
-	m := globWalk{root: root, skip: skip}
+	m := globWalk{root: root, skipped: skipped}
 	for _, a := range alts {
 		elems := strings.Split(a, "/")
 		for _, e := range elems {
@@ -43,9 +43,9 @@ func globMatch(root, pat string, skip []string) ([]string, error) {
 
 // globWalk matches pattern elements against the directories below root.
 type globWalk struct {
-	root string
-	skip []string
-	out  []string
+	root    string
+	skipped func(dir string) bool
+	out     []string
 }
 
 // match adds the paths below the directory rel ("" for the root) that the
@@ -111,15 +111,6 @@ func (m *globWalk) eachEntry(rel string, f func(name string, dir bool) error) er
 
 func (m *globWalk) full(rel string) string {
 	return filepath.Join(m.root, filepath.FromSlash(rel))
-}
-
-func (m *globWalk) skipped(dir string) bool {
-	for _, s := range m.skip {
-		if strings.HasPrefix(dir, s) {
-			return true
-		}
-	}
-	return false
 }
 
 // expandBraces returns the patterns that pat's '{a,b}' alternatives make,

@@ -86,7 +86,7 @@ func (g *globber) glob(pat string) ([]string, error) {
 		}
 		return []string{rel}, nil
 	}
-	matches, err := globMatch(g.root, rel, g.skip)
+	matches, err := globMatch(g.root, rel, g.skipped)
 	if err != nil {
 		return nil, fmt.Errorf("bad glob %q: %v", pat, err)
 	}
