@@ -17,7 +17,9 @@
 #   copied to a quieter machine); needs only perl, python3 and the files there.
 # hipify-perl with default options is slow (minutes for this corpus); that is
 # the point of the comparison. SKIP_DEFAULT_PERL=1 leaves it out (its row
-# then reads nan).
+# then reads nan). ROUNDS (default 20) is how many turns each fast tool
+# takes; the tools alternate, and each row gives the fastest and the median
+# run, and their ratios to hipgen's.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . bench/lib.sh
@@ -69,24 +71,20 @@ lines=$(cd "$scratch/corpus" && cat "${files[@]}" | wc -l)
 bytes=$(cd "$scratch/corpus" && cat "${files[@]}" | wc -c)
 echo "corpus: ${#files[@]} files, $lines lines, $bytes bytes"
 
-# clock N SETUP CMD... runs SETUP (untimed) and then CMD, N times, and
-# prints "wall cpu" seconds of the run with the best wall-clock time (the
-# machine may be shared; the fastest run is the least disturbed). cpu is
-# user + system time of CMD and its children, which other load on the
-# machine hardly changes.
-# Wall time comes from EPOCHREALTIME (microseconds: the fastest tools take
-# a few milliseconds), CPU time from the time keyword (milliseconds).
-clock() {
-  local n=$1 setup=$2 i t best=
+# sample NAME SETUP CMD... runs SETUP (untimed) and then CMD once, and
+# appends "wall cpu" seconds to the samples of NAME. cpu is user + system
+# time of CMD and its children, which other load on the machine hardly
+# changes. Wall time comes from EPOCHREALTIME (microseconds: the fastest
+# tools take a few milliseconds), CPU time from the time keyword
+# (milliseconds).
+declare -A samples
+sample() {
+  local name=$1 setup=$2 t
   shift 2
-  for ((i = 0; i < n; i++)); do
-    "$setup"
-    # Two lines: "user sys" from time, then the start and end clock.
-    t=$( { TIMEFORMAT='%U %S'; t0=$EPOCHREALTIME; time "$@" >/dev/null 2>&1; echo "$t0 $EPOCHREALTIME"; } 2>&1 | tail -n2 | tr '\n' ' ')
-    best=$(echo "$t ${best:-}" | awk '{w = $4 - $3; c = $1 + $2; if (NF == 6 && $5 < w) { w = $5; c = $6 }
-      printf "%.4f %.3f", w, c}')
-  done
-  echo "$best"
+  "$setup"
+  # Two lines: "user sys" from time, then the start and end clock.
+  t=$( { TIMEFORMAT='%U %S'; t0=$EPOCHREALTIME; time "$@" >/dev/null 2>&1; echo "$t0 $EPOCHREALTIME"; } 2>&1 | tail -n2 | tr '\n' ' ')
+  samples[$name]+="$(echo "$t" | awk '{ printf "%.6f %.3f", $4 - $3, $1 + $2 }')"$'\n'
 }
 
 # Each tool starts from a clean output tree (removed before the clock
@@ -113,30 +111,42 @@ hipify(project_directory=sys.argv[1], output_directory=sys.argv[2], show_progres
 clean_copy() { rm -rf "$scratch/out-copy"; }
 run_copy() { cp -r "$scratch/corpus" "$scratch/out-copy"; }
 
-declare -A secs
-# Best of 10 for the fast tools, 3 for hipify-perl -quiet-warnings, and
-# default hipify-perl runs once: it takes minutes, and its best case hardly
-# matters at that scale.
-secs[cp -r (file creation)]=$(clock 10 clean_copy run_copy)
-secs[hipgen]=$(clock 10 clean_hipgen run_hipgen)
-secs[hipgen -j1]=$(clock 10 clean_hipgen run_hipgen 1)
-secs[hipgen rerun]=$(clock 10 none run_hipgen)
-secs[hipify_torch v2]=$(clock 10 clean_torch run_hipify_torch)
-secs[hipify-perl -quiet-warnings]=$(clock 3 none run_hipify_perl -quiet-warnings)
+# The tools take turns, round after round (ROUNDS, default 20), so that a
+# burst of other load on a shared machine falls on all of them alike, not
+# on every run of one tool. Each tool's figure is its fastest run (the
+# least disturbed), with the median beside it. hipify-perl -quiet-warnings
+# takes seconds a run and joins the first 3 rounds; default hipify-perl
+# takes minutes and runs once, at the end.
+rounds=${ROUNDS:-20}
+for ((r = 0; r < rounds; r++)); do
+  sample "cp -r (file creation)" clean_copy run_copy
+  sample hipgen clean_hipgen run_hipgen
+  sample "hipgen -j1" clean_hipgen run_hipgen 1
+  sample "hipgen rerun" none run_hipgen
+  sample "hipify_torch v2" clean_torch run_hipify_torch
+  if [ "$r" -lt 3 ]; then sample "hipify-perl -quiet-warnings" none run_hipify_perl -quiet-warnings; fi
+done
 if [ "${SKIP_DEFAULT_PERL:-0}" = 1 ]; then
-  secs[hipify-perl]="nan nan" # skipped on request: it takes many minutes
+  samples[hipify-perl]="nan nan" # skipped on request: it takes many minutes
 else
-  secs[hipify-perl]=$(clock 1 none run_hipify_perl)
+  sample hipify-perl none run_hipify_perl
 fi
+
+# summary NAME prints "best_wall cpu_of_that_run median_wall runs" of NAME.
+summary() {
+  echo "${samples[$1]}" | sort -g | awk 'NF { w[++n] = $1; c[n] = $2 }
+    END { printf "%s %s %s %d\n", w[1], c[1], (n % 2 ? w[(n + 1) / 2] : (w[n / 2] + w[n / 2 + 1]) / 2), n }'
+}
 
 # Sanity: each tool must have produced output for the corpus.
 hg_out=$(find "$scratch/out-hipgen" -type f \( -name '*.hip' -o -name '*.cuh' \) | wc -l)
 torch_out=$(find "$scratch/out-torch" -type f | wc -l)
 echo "outputs: hipgen $hg_out files, hipify_torch $torch_out files, hipify-perl $(wc -l <"$scratch/out-hipify-perl.txt") lines"
 
-echo "load average: $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) cores"
-printf '\n%-28s %9s %9s %11s %10s %10s\n' tool wall_s cpu_s lines/s "wall/hipgen" "cpu/hipgen"
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) cores, $rounds rounds"
+hg=$(summary hipgen)
+printf '\n%-28s %9s %9s %9s %5s %11s %10s %10s %10s\n' tool best_s cpu_s median_s runs lines/s "best/hipgen" "med/hipgen" "cpu/hipgen"
 for t in "cp -r (file creation)" "hipgen" "hipgen -j1" "hipgen rerun" "hipify_torch v2" "hipify-perl -quiet-warnings" "hipify-perl"; do
-  echo "${secs[$t]} ${secs[hipgen]}" | awk -v t="$t" -v l="$lines" \
-    '{ printf "%-28s %9.4f %9.3f %11.0f %9.1fx %9.1fx\n", t, $1, $2, l / $1, $1 / $3, $2 / $4 }'
+  echo "$(summary "$t") $hg" | awk -v t="$t" -v l="$lines" \
+    '{ printf "%-28s %9.4f %9.3f %9.4f %5d %11.0f %10.1fx %9.1fx %9.1fx\n", t, $1, $2, $3, $4, l / $1, $1 / $5, $3 / $7, $2 / $6 }'
 done
