@@ -3,9 +3,9 @@ package builder
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -273,9 +273,7 @@ func (x *executor) inputsUnchanged(a *action) bool {
 var tmpSeq atomic.Int64
 
 func tempName(out string) string {
-	var b [4]byte
-	_, _ = rand.Read(b[:])
-	return fmt.Sprintf("%s.tmp%d.%d.%x", out, os.Getpid(), tmpSeq.Add(1), b)
+	return fmt.Sprintf("%s.tmp%d.%d.%08x", out, os.Getpid(), tmpSeq.Add(1), rand.Uint32())
 }
 
 // cleanToolOutput replaces the temporary output name with the real one, so
