@@ -24,9 +24,10 @@ mkdir -p "$(dirname "$report")"
 : >"$report"
 say() { echo "$*" | tee -a "$report"; }
 
-# HIPGEN_BIN names a prebuilt hipgen (for machines without Go).
+# HIPGEN_BIN names a prebuilt hipgen (for machines without Go), with
+# hipgen-jsonnet beside it or on PATH.
 hipgen=${HIPGEN_BIN:-$work/hipgen}
-[ -n "${HIPGEN_BIN:-}" ] || (cd "$repo" && go build -o "$hipgen" ./cmd/hipgen)
+[ -n "${HIPGEN_BIN:-}" ] || (cd "$repo" && go build -o "$work/" ./cmd/hipgen ./cmd/hipgen-jsonnet)
 
 # summary FIELD: reads hipgen's --json summary (last line) on stdin.
 summary() { tail -n 1 | python3 -c "import json,sys; d=json.load(sys.stdin); print(d['$1'])"; }

@@ -89,6 +89,7 @@ samples_rel=$(printf 'Samples/%s\n' "${sample_units[@]}")
 
 # --- translate
 go build -o "$scratch/hipgen-bin" ./cmd/hipgen
+go build -o "$scratch/hipgen-jsonnet" ./cmd/hipgen-jsonnet # beside hipgen-bin: evaluates manifests
 translate_hipgen() { # PROJECT PATHS...
   local p=$1
   shift

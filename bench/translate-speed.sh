@@ -58,7 +58,7 @@ prepare() {
     cp "$scratch/full/$f" "$scratch/corpus/$f"
   done < <(cd "$scratch/full" && { find candle-kernels -type f | LC_ALL=C sort; find Samples -type f | LC_ALL=C sort; })
   printf '%s\n' "${files[@]}" >"$scratch/corpus.list"
-  go build -o "$scratch/tools/hipgen" ./cmd/hipgen
+  go build -o "$scratch/tools/" ./cmd/hipgen ./cmd/hipgen-jsonnet
 }
 
 if [ "${1:-}" = --measure ]; then

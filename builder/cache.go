@@ -4,8 +4,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
+	"github.com/hipgen/hipgen/internal/cachedir"
 	"io"
 	"io/fs"
 	"os"
@@ -63,21 +63,9 @@ type CacheStats struct {
 	Dir   string `json:"dir"`
 }
 
-// DefaultCacheDir picks the cache directory: HIPGEN_CACHE_DIR, else
-// $XDG_CACHE_HOME/hipgen, else $HOME/.cache/hipgen. It lives outside the
-// project's build/ directory so that removing build/ keeps the cache and a
-// rebuild compiles nothing.
+// DefaultCacheDir picks the cache directory (see cachedir.Default).
 func DefaultCacheDir(getenv func(string) string) (string, error) {
-	if d := getenv("HIPGEN_CACHE_DIR"); d != "" {
-		return filepath.Abs(d)
-	}
-	if d := getenv("XDG_CACHE_HOME"); d != "" && filepath.IsAbs(d) {
-		return filepath.Join(d, "hipgen"), nil
-	}
-	if h := getenv("HOME"); h != "" {
-		return filepath.Join(h, ".cache", "hipgen"), nil
-	}
-	return "", errors.New("no cache directory: set HIPGEN_CACHE_DIR, XDG_CACHE_HOME or HOME")
+	return cachedir.Default(getenv)
 }
 
 // ParseSize reads sizes such as "500M", "5G", "1024".

@@ -9,7 +9,8 @@ cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 export PATH="/usr/local/go/bin:$PATH"
 
-go build -o build/bin/hipgen ./cmd/hipgen
+# hipgen-jsonnet, beside hipgen, evaluates the manifest.
+go build -o build/bin/ ./cmd/hipgen ./cmd/hipgen-jsonnet
 hipgen="$PWD/build/bin/hipgen"
 example="${1:-examples/vecadd}"
 cd "$example"

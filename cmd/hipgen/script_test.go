@@ -8,15 +8,29 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hipgen/hipgen/manifest/jsonnetvm"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
-// TestMain registers hipgen as a command inside testscripts, so the
-// scripts run the real CLI in a subprocess of the test binary.
+// TestMain registers hipgen and hipgen-jsonnet (which evaluates manifests
+// for it) as commands inside testscripts, so the scripts run the real CLI in
+// a subprocess of the test binary; tests that call run in this process
+// evaluate manifests with the test binary as hipgen-jsonnet too.
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){
-		"hipgen": func() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
+	testscript.Main(withJsonnetHelper{m}, map[string]func(){
+		"hipgen":         func() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
+		"hipgen-jsonnet": func() { os.Exit(jsonnetvm.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
 	})
+}
+
+// withJsonnetHelper runs the tests (only in the test process itself, not
+// in the subprocesses that run a command) with testtool.JsonnetHelper.
+type withJsonnetHelper struct{ m *testing.M }
+
+func (w withJsonnetHelper) Run() int {
+	cleanup := testtool.JsonnetHelper()
+	defer cleanup()
+	return w.m.Run()
 }
 
 // TestScripts runs every testscripts/*.txtar end to end.

@@ -47,9 +47,11 @@ var (
 )
 
 func TestMain(m *testing.M) {
+	jsonnetCleanup := testtool.JsonnetHelper()
 	cleanup := testtool.PrivateTMPDIR()
 	code := m.Run()
 	cleanup()
+	jsonnetCleanup()
 	if hipgenDir != "" {
 		os.RemoveAll(hipgenDir)
 	}
@@ -66,9 +68,10 @@ func hipgenBinary(t *testing.T) string {
 			return
 		}
 		hipgenPath = filepath.Join(hipgenDir, "hipgen")
-		out, err := exec.Command("go", "build", "-o", hipgenPath, "../../cmd/hipgen").CombinedOutput()
+		// hipgen-jsonnet beside it evaluates the manifest.
+		out, err := exec.Command("go", "build", "-o", hipgenDir, "../../cmd/hipgen", "../../cmd/hipgen-jsonnet").CombinedOutput()
 		if err != nil {
-			hipgenErr = fmt.Errorf("go build ./cmd/hipgen: %v\n%s", err, out)
+			hipgenErr = fmt.Errorf("go build ./cmd/hipgen ./cmd/hipgen-jsonnet: %v\n%s", err, out)
 		}
 	})
 	if hipgenErr != nil {

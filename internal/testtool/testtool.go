@@ -8,7 +8,10 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"testing"
+
+	"github.com/hipgen/hipgen/manifest/jsonnetvm"
 )
 
 // InCI reports whether the suite runs under CI=true.
@@ -70,3 +73,35 @@ func PrivateTMPDIR() (cleanup func()) {
 		os.RemoveAll(dir)
 	}
 }
+
+// JsonnetHelper makes the test binary double as hipgen-jsonnet, the helper
+// that evaluates manifests (package manifest runs it): called first in
+// TestMain, it runs the helper and exits when the binary was started under
+// that name; otherwise it links the binary as hipgen-jsonnet in a new
+// directory, points HIPGEN_JSONNET at the link and HIPGEN_CACHE_DIR at a
+// cache of its own there, and returns the function that removes it.
+func JsonnetHelper() (cleanup func()) {
+	if filepath.Base(os.Args[0]) == helperName {
+		os.Exit(jsonnetvm.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	}
+	dir, err := os.MkdirTemp("", "hipgen-test-jsonnet")
+	if err == nil {
+		var exe string
+		if exe, err = os.Executable(); err == nil {
+			link := filepath.Join(dir, helperName)
+			if err = os.Symlink(exe, link); err == nil {
+				os.Setenv("HIPGEN_JSONNET", link)
+				os.Setenv("HIPGEN_CACHE_DIR", filepath.Join(dir, "cache"))
+			}
+		}
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	return func() { os.RemoveAll(dir) }
+}
+
+// helperName is manifest.HelperName (which this package cannot import:
+// package manifest's own tests use it).
+const helperName = "hipgen-jsonnet"

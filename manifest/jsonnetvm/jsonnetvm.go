@@ -1,30 +1,82 @@
-package manifest
+// Package jsonnetvm evaluates hipgen.jsonnet with go-jsonnet, imports
+// confined to the project root. It is the whole of hipgen-jsonnet, the
+// helper program that 'hipgen' runs to evaluate a manifest: go-jsonnet and
+// the packages it pulls in take about half a millisecond to initialize, which
+// every hipgen command would otherwise pay at start, manifest or not (see
+// package manifest, which caches what the helper returns).
+package jsonnetvm
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/google/go-jsonnet"
 	"github.com/google/go-jsonnet/ast"
+	"github.com/hipgen/hipgen/internal/rootpath"
 )
 
-// evaluate runs the Jsonnet program in file (a slash path relative to
-// root) and returns its JSON output. Imports are confined to root.
-func evaluate(root, file string, src []byte) (string, error) {
+// Evaluate runs the Jsonnet program src, named file (a slash path relative
+// to root), and returns its JSON output and the files it imported (slash
+// paths relative to root, sorted), on which the output depends besides src.
+// An error reads "file:line:col: message" where the position is known.
+func Evaluate(root, file string, src []byte) (out string, imports []string, err error) {
 	vm := jsonnet.MakeVM()
 	imp := &rootImporter{root: root, cache: map[string]jsonnet.Contents{}}
 	imp.cache[file] = jsonnet.MakeContentsRaw(src)
 	vm.Importer(imp)
 	vm.ErrorFormatter = &positionFormatter{file: file}
-	out, err := vm.EvaluateFile(file)
+	out, err = vm.EvaluateFile(file)
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
-	return out, nil
+	for rel := range imp.cache {
+		if rel != file {
+			imports = append(imports, rel)
+		}
+	}
+	slices.Sort(imports)
+	return out, imports, nil
+}
+
+// Reply is what the helper prints on stdout: the evaluated JSON and the
+// imported files, or the evaluation error.
+type Reply struct {
+	Output  string   `json:"output,omitempty"`
+	Imports []string `json:"imports,omitempty"`
+	Error   string   `json:"error,omitempty"`
+}
+
+// Main is the helper program: "hipgen-jsonnet ROOT FILE" evaluates the
+// Jsonnet program read from stdin as ROOT/FILE and prints a Reply as JSON.
+// It exits 0 when it printed one, evaluation errors included, and 2 with a
+// message on stderr when it could not.
+func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) != 2 {
+		fmt.Fprintln(stderr, "usage: hipgen-jsonnet ROOT FILE < SOURCE (hipgen runs it to evaluate hipgen.jsonnet)")
+		return 2
+	}
+	src, err := io.ReadAll(stdin)
+	if err != nil {
+		fmt.Fprintf(stderr, "hipgen-jsonnet: reading %s: %v\n", args[1], err)
+		return 2
+	}
+	var r Reply
+	r.Output, r.Imports, err = Evaluate(args[0], args[1], src)
+	if err != nil {
+		r.Error = err.Error()
+	}
+	if err := json.NewEncoder(stdout).Encode(&r); err != nil {
+		fmt.Fprintf(stderr, "hipgen-jsonnet: %v\n", err)
+		return 2
+	}
+	return 0
 }
 
 // rootImporter resolves imports relative to the importing file and refuses
@@ -51,8 +103,10 @@ func (r *rootImporter) Import(importedFrom, importedPath string) (jsonnet.Conten
 		return c, rel, nil
 	}
 	full := filepath.Join(r.root, filepath.FromSlash(rel))
-	if err := insideRoot(r.root, full); err != nil {
+	if real, ok, err := rootpath.Within(r.root, full); err != nil {
 		return jsonnet.Contents{}, "", fmt.Errorf("import %q: %v", importedPath, err)
+	} else if !ok {
+		return jsonnet.Contents{}, "", fmt.Errorf("import %q: it is a symbolic link to %s, outside the project root", importedPath, real)
 	}
 	data, err := os.ReadFile(full)
 	if err != nil {
