@@ -34,7 +34,7 @@ const HelperName = "hipgen-jsonnet"
 // evaluate returns the JSON that the Jsonnet program src, named file (a
 // slash path relative to root), evaluates to.
 func evaluate(root, file string, src []byte) (string, error) {
-	helper, err := findHelper()
+	helper, err := FindHelper()
 	if err != nil {
 		return "", err
 	}
@@ -76,10 +76,14 @@ func evaluate(root, file string, src []byte) (string, error) {
 	return r.Output, nil
 }
 
-// findHelper looks for hipgen-jsonnet where HIPGEN_JSONNET says, else
-// beside the running program, else on PATH.
-func findHelper() (string, error) {
+// FindHelper looks for hipgen-jsonnet where HIPGEN_JSONNET says, else
+// beside the running program, else on PATH; the error says how to install
+// it.
+func FindHelper() (string, error) {
 	if p := os.Getenv("HIPGEN_JSONNET"); p != "" {
+		if _, err := os.Stat(p); err != nil {
+			return "", fmt.Errorf("HIPGEN_JSONNET=%s: no such file", p)
+		}
 		return p, nil
 	}
 	var beside string

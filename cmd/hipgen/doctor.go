@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/hipgen/hipgen/archdetect"
+	"github.com/hipgen/hipgen/manifest"
 )
 
 var doctorCommand = &command{
@@ -21,8 +22,9 @@ var doctorCommand = &command{
 Lists the tools hipgen builds with, each with its path and version, and for
 the GPU compilers the architectures they can build for (probed by compiling
 an empty file, so the list is what a build would accept): hipcc, clang, nvcc,
-cmake, bazel, python3 and PyTorch. It also shows the GPUs found on this host
-and HIP-CPU (HIP_CPU_ROOT), which runs HIP code on the CPU.
+cmake, bazel, python3 and PyTorch. It also shows the GPUs found on this host,
+HIP-CPU (HIP_CPU_ROOT), which runs HIP code on the CPU, and hipgen-jsonnet,
+which evaluates the manifest for hipgen.
 
 Exit status 1 when neither hipcc nor nvcc works (a bare clang does not
 count: builds use hipcc and nvcc).
@@ -75,6 +77,19 @@ var doctorProbes = []func(h archdetect.Host) toolReport{
 	func(h archdetect.Host) toolReport { return versionReport(h, "python3", `Python (\S+)`, "--version") },
 	torchReport,
 	hipCPUReport,
+	jsonnetReport,
+}
+
+// jsonnetReport names the manifest's evaluator, hipgen-jsonnet.
+func jsonnetReport(archdetect.Host) toolReport {
+	r := toolReport{Name: manifest.HelperName}
+	p, err := manifest.FindHelper()
+	if err != nil {
+		r.Note = err.Error()
+		return r
+	}
+	r.Found, r.Path, r.Version = true, p, "(evaluates "+manifest.FileName+")"
+	return r
 }
 
 func runDoctor(e *env, format string) int {
