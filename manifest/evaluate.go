@@ -31,16 +31,27 @@ import (
 // HelperName is the helper program's file name.
 const HelperName = "hipgen-jsonnet"
 
+// HelperReply is what the helper prints on stdout: the evaluated JSON and
+// the files the program imported (slash paths relative to the root), each
+// with the ContentDigest of the bytes evaluated; or the evaluation error.
+type HelperReply struct {
+	Output  string            `json:"output,omitempty"`
+	Imports map[string]string `json:"imports,omitempty"`
+	Error   string            `json:"error,omitempty"`
+}
+
+// ContentDigest is how the cache tells a file's content: hex SHA-256.
+func ContentDigest(data []byte) string {
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:])
+}
+
 // evaluate returns the JSON that the Jsonnet program src, named file (a
 // slash path relative to root), evaluates to.
 func evaluate(root, file string, src []byte) (string, error) {
-	helper, err := FindHelper()
+	helper, st, err := findHelper()
 	if err != nil {
 		return "", err
-	}
-	st, err := os.Stat(helper)
-	if err != nil {
-		return "", fmt.Errorf("%s: %v", HelperName, err)
 	}
 	key := sha256.New()
 	fmt.Fprintf(key, "hipgen manifest cache 1\x00%s\x00%d\x00%d\x00%s\x00%s\x00", helper, st.Size(), st.ModTime().UnixNano(), root, file)
@@ -59,11 +70,7 @@ func evaluate(root, file string, src []byte) (string, error) {
 	if err := cmd.Run(); err != nil {
 		return "", fmt.Errorf("%s: %v: %s", helper, err, strings.TrimSpace(stderr.String()))
 	}
-	var r struct {
-		Output  string   `json:"output"`
-		Imports []string `json:"imports"`
-		Error   string   `json:"error"`
-	}
+	var r HelperReply
 	if err := json.Unmarshal(stdout.Bytes(), &r); err != nil {
 		return "", fmt.Errorf("%s: unreadable answer: %v", helper, err)
 	}
@@ -71,7 +78,7 @@ func evaluate(root, file string, src []byte) (string, error) {
 		return "", errors.New(r.Error)
 	}
 	if entry != "" {
-		store(entry, root, r.Output, r.Imports)
+		store(entry, r)
 	}
 	return r.Output, nil
 }
@@ -80,11 +87,19 @@ func evaluate(root, file string, src []byte) (string, error) {
 // beside the running program, else on PATH; the error says how to install
 // it.
 func FindHelper() (string, error) {
+	p, _, err := findHelper()
+	return p, err
+}
+
+// findHelper is FindHelper, with what the helper's stat said (the cache
+// key holds its size and time).
+func findHelper() (string, os.FileInfo, error) {
 	if p := os.Getenv("HIPGEN_JSONNET"); p != "" {
-		if _, err := os.Stat(p); err != nil {
-			return "", fmt.Errorf("HIPGEN_JSONNET=%s: no such file", p)
+		st, err := os.Stat(p)
+		if err != nil {
+			return "", nil, fmt.Errorf("HIPGEN_JSONNET=%s: no such file", p)
 		}
-		return p, nil
+		return p, st, nil
 	}
 	var beside string
 	if self, err := os.Executable(); err == nil {
@@ -93,30 +108,26 @@ func FindHelper() (string, error) {
 		}
 		beside = filepath.Join(filepath.Dir(self), HelperName)
 		if st, err := os.Stat(beside); err == nil && st.Mode().IsRegular() {
-			return beside, nil
+			return beside, st, nil
 		}
 	}
 	if p, err := exec.LookPath(HelperName); err == nil {
-		return p, nil
+		if st, err := os.Stat(p); err == nil {
+			return p, st, nil
+		}
 	}
-	return "", fmt.Errorf("%s, which evaluates the manifest, is neither beside this program (%s) nor on PATH: install it with 'go install github.com/hipgen/hipgen/cmd/...@latest' (or build it with 'go build -o DIR ./cmd/%s' into hipgen's directory), or name it in HIPGEN_JSONNET", HelperName, beside, HelperName)
+	return "", nil, fmt.Errorf("%s, which evaluates the manifest, is neither beside this program (%s) nor on PATH: install it with 'go install github.com/hipgen/hipgen/cmd/...@latest' (or build it with 'go build -o DIR ./cmd/%s' into hipgen's directory), or name it in HIPGEN_JSONNET", HelperName, beside, HelperName)
 }
 
-// cacheEntry is a cached evaluation: the output and the imported files'
-// SHA-256 digests.
-type cacheEntry struct {
-	Output  string            `json:"output"`
-	Imports map[string]string `json:"imports"`
-}
-
-// cached returns the output recorded in the entry file when every file it
-// imported still has the recorded content (and is still inside root).
+// cached returns the output recorded in the entry file (a HelperReply
+// without an error) when every file it imported still has the recorded
+// content (and is still inside root).
 func cached(entry, root string) (string, bool) {
 	data, err := os.ReadFile(entry)
 	if err != nil {
 		return "", false
 	}
-	var c cacheEntry
+	var c HelperReply
 	if err := json.Unmarshal(data, &c); err != nil {
 		return "", false
 	}
@@ -128,17 +139,10 @@ func cached(entry, root string) (string, bool) {
 	return c.Output, true
 }
 
-// store records an evaluation; the cache is an aid, so failing to write it
-// is not an error.
-func store(entry, root, out string, imports []string) {
-	c := cacheEntry{Output: out, Imports: map[string]string{}}
-	for _, rel := range imports {
-		d, ok := importDigest(root, rel)
-		if !ok {
-			return
-		}
-		c.Imports[rel] = d
-	}
+// store records an evaluation, with the imports' digests of what the
+// helper evaluated (a file edited since then no longer matches); the cache
+// is an aid, so failing to write it is not an error.
+func store(entry string, c HelperReply) {
 	data, err := json.Marshal(&c)
 	if err != nil {
 		return
@@ -159,6 +163,5 @@ func importDigest(root, rel string) (string, bool) {
 	if err != nil {
 		return "", false
 	}
-	sum := sha256.Sum256(data)
-	return hex.EncodeToString(sum[:]), true
+	return ContentDigest(data), true
 }

@@ -1,6 +1,7 @@
 // Command hipgen-jsonnet evaluates a hipgen.jsonnet manifest for hipgen,
-// which runs it (from its own directory, else from PATH) and caches the
-// result. It is not meant to be run by hand; install it beside hipgen:
+// which runs it (where HIPGEN_JSONNET says, else beside itself, else from
+// PATH) and caches the result. It is not meant to be run by hand; install
+// it beside hipgen:
 //
 //	go install github.com/hipgen/hipgen/cmd/...@latest
 package main

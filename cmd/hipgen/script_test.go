@@ -28,7 +28,7 @@ func TestMain(m *testing.M) {
 type withJsonnetHelper struct{ m *testing.M }
 
 func (w withJsonnetHelper) Run() int {
-	cleanup := testtool.JsonnetHelper()
+	cleanup := testtool.JsonnetHelper(jsonnetvm.Main)
 	defer cleanup()
 	return w.m.Run()
 }

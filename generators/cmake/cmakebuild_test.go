@@ -9,6 +9,7 @@ package cmake_test
 import (
 	"fmt"
 	"github.com/hipgen/hipgen/internal/testtool"
+	"github.com/hipgen/hipgen/manifest/jsonnetvm"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -47,7 +48,7 @@ var (
 )
 
 func TestMain(m *testing.M) {
-	jsonnetCleanup := testtool.JsonnetHelper()
+	jsonnetCleanup := testtool.JsonnetHelper(jsonnetvm.Main)
 	cleanup := testtool.PrivateTMPDIR()
 	code := m.Run()
 	cleanup()

@@ -6,12 +6,11 @@ package testtool
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
-
-	"github.com/hipgen/hipgen/manifest/jsonnetvm"
 )
 
 // InCI reports whether the suite runs under CI=true.
@@ -75,14 +74,15 @@ func PrivateTMPDIR() (cleanup func()) {
 }
 
 // JsonnetHelper makes the test binary double as hipgen-jsonnet, the helper
-// that evaluates manifests (package manifest runs it): called first in
-// TestMain, it runs the helper and exits when the binary was started under
-// that name; otherwise it links the binary as hipgen-jsonnet in a new
+// that evaluates manifests (package manifest runs it; serve is its main,
+// jsonnetvm.Main, which this package cannot import: it leads back to
+// packages whose tests use this one): called first in TestMain, it runs
+// serve and exits when the binary was started under that name; otherwise it links the binary as hipgen-jsonnet in a new
 // directory, points HIPGEN_JSONNET at the link and HIPGEN_CACHE_DIR at a
 // cache of its own there, and returns the function that removes it.
-func JsonnetHelper() (cleanup func()) {
+func JsonnetHelper(serve func(args []string, stdin io.Reader, stdout, stderr io.Writer) int) (cleanup func()) {
 	if filepath.Base(os.Args[0]) == helperName {
-		os.Exit(jsonnetvm.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+		os.Exit(serve(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 	}
 	dir, err := os.MkdirTemp("", "hipgen-test-jsonnet")
 	if err == nil {

@@ -14,21 +14,22 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/google/go-jsonnet"
 	"github.com/google/go-jsonnet/ast"
 	"github.com/hipgen/hipgen/internal/rootpath"
+	"github.com/hipgen/hipgen/manifest"
 )
 
 // Evaluate runs the Jsonnet program src, named file (a slash path relative
 // to root), and returns its JSON output and the files it imported (slash
-// paths relative to root, sorted), on which the output depends besides src.
-// An error reads "file:line:col: message" where the position is known.
-func Evaluate(root, file string, src []byte) (out string, imports []string, err error) {
+// paths relative to root), on which the output depends besides src, each
+// with the manifest.ContentDigest of the bytes it evaluated. An error reads
+// "file:line:col: message" where the position is known.
+func Evaluate(root, file string, src []byte) (out string, imports map[string]string, err error) {
 	vm := jsonnet.MakeVM()
-	imp := &rootImporter{root: root, cache: map[string]jsonnet.Contents{}}
+	imp := &rootImporter{root: root, cache: map[string]jsonnet.Contents{}, digests: map[string]string{}}
 	imp.cache[file] = jsonnet.MakeContentsRaw(src)
 	vm.Importer(imp)
 	vm.ErrorFormatter = &positionFormatter{file: file}
@@ -36,25 +37,12 @@ func Evaluate(root, file string, src []byte) (out string, imports []string, err 
 	if err != nil {
 		return "", nil, err
 	}
-	for rel := range imp.cache {
-		if rel != file {
-			imports = append(imports, rel)
-		}
-	}
-	slices.Sort(imports)
-	return out, imports, nil
-}
-
-// Reply is what the helper prints on stdout: the evaluated JSON and the
-// imported files, or the evaluation error.
-type Reply struct {
-	Output  string   `json:"output,omitempty"`
-	Imports []string `json:"imports,omitempty"`
-	Error   string   `json:"error,omitempty"`
+	return out, imp.digests, nil
 }
 
 // Main is the helper program: "hipgen-jsonnet ROOT FILE" evaluates the
-// Jsonnet program read from stdin as ROOT/FILE and prints a Reply as JSON.
+// Jsonnet program read from stdin as ROOT/FILE and prints a
+// manifest.HelperReply as JSON.
 // It exits 0 when it printed one, evaluation errors included, and 2 with a
 // message on stderr when it could not.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -67,7 +55,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "hipgen-jsonnet: reading %s: %v\n", args[1], err)
 		return 2
 	}
-	var r Reply
+	var r manifest.HelperReply
 	r.Output, r.Imports, err = Evaluate(args[0], args[1], src)
 	if err != nil {
 		r.Error = err.Error()
@@ -82,10 +70,12 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // rootImporter resolves imports relative to the importing file and refuses
 // any path that leaves the project root, also through symbolic links.
 // foundAt values are slash paths relative to the root, so error messages
-// name files the way users see them.
+// name files the way users see them. digests records what each file read
+// held.
 type rootImporter struct {
-	root  string
-	cache map[string]jsonnet.Contents
+	root    string
+	cache   map[string]jsonnet.Contents
+	digests map[string]string
 }
 
 func (r *rootImporter) Import(importedFrom, importedPath string) (jsonnet.Contents, string, error) {
@@ -117,6 +107,7 @@ func (r *rootImporter) Import(importedFrom, importedPath string) (jsonnet.Conten
 	}
 	c := jsonnet.MakeContentsRaw(data)
 	r.cache[rel] = c
+	r.digests[rel] = manifest.ContentDigest(data)
 	return c, rel, nil
 }
 

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/google/go-jsonnet"
+	"github.com/hipgen/hipgen/manifest"
 )
 
 func TestImporterRefusesEscapes(t *testing.T) {
@@ -35,8 +36,18 @@ func TestEvaluateListsImports(t *testing.T) {
 	if strings.Join(strings.Fields(out), "") != `{"a":2,"n":"x"}` {
 		t.Errorf("output %s", out)
 	}
-	if got := strings.Join(imports, " "); got != "lib/a.libsonnet lib/b.libsonnet names.txt" {
-		t.Errorf("imports %q", got)
+	want := map[string]string{
+		"lib/a.libsonnet": "{ a: (import 'b.libsonnet').b }",
+		"lib/b.libsonnet": "{ b: 2 }",
+		"names.txt":       "x",
+	}
+	if len(imports) != len(want) {
+		t.Errorf("imports %v, want %d", imports, len(want))
+	}
+	for rel, data := range want {
+		if imports[rel] != manifest.ContentDigest([]byte(data)) {
+			t.Errorf("import %s: digest %q, want that of %q", rel, imports[rel], data)
+		}
 	}
 }
 
@@ -53,7 +64,7 @@ func TestMainReplies(t *testing.T) {
 		if code := Main([]string{root, "hipgen.jsonnet"}, strings.NewReader(c.src), &stdout, &stderr); code != 0 {
 			t.Fatalf("%q: exit %d: %s", c.src, code, stderr.String())
 		}
-		var r Reply
+		var r manifest.HelperReply
 		if err := json.Unmarshal(stdout.Bytes(), &r); err != nil {
 			t.Fatalf("%q: %v: %s", c.src, err, stdout.String())
 		}
