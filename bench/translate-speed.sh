@@ -4,6 +4,11 @@
 # same corpus of about 40,000 lines of real CUDA, in one run, end to end
 # (process start included), and prints the ratios to hipgen.
 #
+# Every run is timed by bench/timer, which creates the tool's process
+# directly and waits for it: the span covers the process's start, its work
+# and its exit, and nothing of the shell (whose own fork the time keyword
+# would charge to each tool).
+#
 # Corpus: candle-kernels/src (every .cu and .cuh) plus cuda-samples' .cu and
 # .cuh files in path order until the total reaches CORPUS_LINES (default
 # 40000). It is extracted into a scratch directory outside the repository.
@@ -58,7 +63,7 @@ prepare() {
     cp "$scratch/full/$f" "$scratch/corpus/$f"
   done < <(cd "$scratch/full" && { find candle-kernels -type f | LC_ALL=C sort; find Samples -type f | LC_ALL=C sort; })
   printf '%s\n' "${files[@]}" >"$scratch/corpus.list"
-  go build -o "$scratch/tools/" ./cmd/hipgen ./cmd/hipgen-jsonnet
+  go build -o "$scratch/tools/" ./cmd/hipgen ./cmd/hipgen-jsonnet ./bench/timer
 }
 
 if [ "${1:-}" = --measure ]; then
@@ -66,25 +71,28 @@ if [ "${1:-}" = --measure ]; then
 else
   prepare "$@"
 fi
+timer=$scratch/tools/timer
+if [ ! -x "$timer" ]; then
+  # A scratch directory prepared before the timer existed.
+  command -v go >/dev/null || export PATH=/usr/local/go/bin:$PATH
+  go build -o "$timer" ./bench/timer
+fi
 mapfile -t files <"$scratch/corpus.list"
 lines=$(cd "$scratch/corpus" && cat "${files[@]}" | wc -l)
 bytes=$(cd "$scratch/corpus" && cat "${files[@]}" | wc -c)
 echo "corpus: ${#files[@]} files, $lines lines, $bytes bytes"
 
-# sample NAME SETUP CMD... runs SETUP (untimed) and then CMD once, and
-# appends "wall cpu" seconds to the samples of NAME. cpu is user + system
-# time of CMD and its children, which other load on the machine hardly
-# changes. Wall time comes from EPOCHREALTIME (microseconds: the fastest
-# tools take a few milliseconds), CPU time from the time keyword
-# (milliseconds).
+# sample NAME SETUP TIMER_ARGS... runs SETUP (untimed) and then bench/timer
+# with TIMER_ARGS (options, --, the command), once, and appends its "wall
+# cpu" seconds to the samples of NAME. cpu is the user and system time of
+# the command and its children, which other load on the machine hardly
+# changes.
 declare -A samples
 sample() {
-  local name=$1 setup=$2 t
+  local name=$1 setup=$2
   shift 2
   "$setup"
-  # Two lines: "user sys" from time, then the start and end clock.
-  t=$( { TIMEFORMAT='%U %S'; t0=$EPOCHREALTIME; time "$@" >/dev/null 2>&1; echo "$t0 $EPOCHREALTIME"; } 2>&1 | tail -n2 | tr '\n' ' ')
-  samples[$name]+="$(echo "$t" | awk '{ printf "%.6f %.3f", $4 - $3, $1 + $2 }')"$'\n'
+  samples[$name]+="$("$timer" "$@")"$'\n'
 }
 
 # Each tool starts from a clean output tree (removed before the clock
@@ -92,24 +100,19 @@ sample() {
 # again over its own unchanged tree, its incremental case.
 none() { :; }
 clean_hipgen() { rm -rf "$scratch/out-hipgen"; }
-run_hipgen() { # JOBS (default: one per core)
-  "$scratch/tools/hipgen" -C "$scratch/corpus" translate ${1:+-j "$1"} -o "$scratch/out-hipgen" .
-}
-run_hipify_perl() { # OPTIONS...
-  (cd "$scratch/corpus" && perl "$scratch/tools/hipify-perl" "$@" "${files[@]}" >"$scratch/out-hipify-perl.txt")
-}
+hipgen=("$scratch/tools/hipgen" -C "$scratch/corpus" translate -o "$scratch/out-hipgen" .)
+hipgen_j1=("$scratch/tools/hipgen" -C "$scratch/corpus" translate -j 1 -o "$scratch/out-hipgen" .)
+perl_in_corpus=(-C "$scratch/corpus" -o "$scratch/out-hipify-perl.txt" -- perl "$scratch/tools/hipify-perl")
 clean_torch() { rm -rf "$scratch/out-torch" "$scratch/torch-project" && cp -r "$scratch/corpus" "$scratch/torch-project"; }
-run_hipify_torch() {
-  PYTHONPATH="$scratch/tools/hipify_torch" python3 -c '
+torch=(-env "PYTHONPATH=$scratch/tools/hipify_torch" -- python3 -c '
 import sys
 from hipify_torch.v2.hipify_python import hipify
 hipify(project_directory=sys.argv[1], output_directory=sys.argv[2], show_progress=False)
-' "$scratch/torch-project" "$scratch/out-torch"
-}
+' "$scratch/torch-project" "$scratch/out-torch")
 # The floor any translator writing this tree pays here: creating the same
 # files and directories, with the same sizes, by cp.
 clean_copy() { rm -rf "$scratch/out-copy"; }
-run_copy() { cp -r "$scratch/corpus" "$scratch/out-copy"; }
+copy=(-- cp -r "$scratch/corpus" "$scratch/out-copy")
 
 # The tools take turns, round after round (ROUNDS, default 20), so that a
 # burst of other load on a shared machine falls on all of them alike, not
@@ -119,17 +122,17 @@ run_copy() { cp -r "$scratch/corpus" "$scratch/out-copy"; }
 # takes minutes and runs once, at the end.
 rounds=${ROUNDS:-20}
 for ((r = 0; r < rounds; r++)); do
-  sample "cp -r (file creation)" clean_copy run_copy
-  sample hipgen clean_hipgen run_hipgen
-  sample "hipgen -j1" clean_hipgen run_hipgen 1
-  sample "hipgen rerun" none run_hipgen
-  sample "hipify_torch v2" clean_torch run_hipify_torch
-  if [ "$r" -lt 3 ]; then sample "hipify-perl -quiet-warnings" none run_hipify_perl -quiet-warnings; fi
+  sample "cp -r (file creation)" clean_copy "${copy[@]}"
+  sample hipgen clean_hipgen -- "${hipgen[@]}"
+  sample "hipgen -j1" clean_hipgen -- "${hipgen_j1[@]}"
+  sample "hipgen rerun" none -- "${hipgen[@]}"
+  sample "hipify_torch v2" clean_torch "${torch[@]}"
+  if [ "$r" -lt 3 ]; then sample "hipify-perl -quiet-warnings" none "${perl_in_corpus[@]}" -quiet-warnings "${files[@]}"; fi
 done
 if [ "${SKIP_DEFAULT_PERL:-0}" = 1 ]; then
   samples[hipify-perl]="nan nan" # skipped on request: it takes many minutes
 else
-  sample hipify-perl none run_hipify_perl
+  sample hipify-perl none "${perl_in_corpus[@]}" "${files[@]}"
 fi
 
 # summary NAME prints "best_wall cpu_of_that_run median_wall runs" of NAME.
