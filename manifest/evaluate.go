@@ -2,6 +2,7 @@ package manifest
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -10,7 +11,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
+	"time"
 
 	"github.com/hipgen/hipgen/internal/cachedir"
 	"github.com/hipgen/hipgen/internal/rootpath"
@@ -26,7 +29,14 @@ import (
 // content digest of every file the program imported: while none of them
 // changes, hipgen reads the cached JSON and runs nothing, which also saves
 // the generated build rules' 'hipgen translate --only' calls the
-// evaluation.
+// evaluation. The cache keeps the MaxCachedEvaluations entries used last:
+// a hit refreshes its entry's time, and storing a new one removes the
+// oldest beyond that number.
+
+// MaxCachedEvaluations is how many evaluated manifests the cache keeps.
+// Each edit of a manifest makes an entry; a project uses one at a time,
+// so this is room for many projects and branches.
+const MaxCachedEvaluations = 256
 
 // HelperName is the helper program's file name.
 const HelperName = "hipgen-jsonnet"
@@ -60,6 +70,8 @@ func evaluate(root, file string, src []byte) (string, error) {
 	if dir, err := cachedir.Default(os.Getenv); err == nil {
 		entry = filepath.Join(dir, "manifests", hex.EncodeToString(key.Sum(nil)))
 		if out, ok := cached(entry, root); ok {
+			now := time.Now()
+			_ = os.Chtimes(entry, now, now) // recency for pruning (see store)
 			return out, nil
 		}
 	}
@@ -140,15 +152,58 @@ func cached(entry, root string) (string, bool) {
 }
 
 // store records an evaluation, with the imports' digests of what the
-// helper evaluated (a file edited since then no longer matches); the cache
-// is an aid, so failing to write it is not an error.
+// helper evaluated (a file edited since then no longer matches), and
+// prunes the cache; the cache is an aid, so failing to write it is not an
+// error.
 func store(entry string, c HelperReply) {
 	data, err := json.Marshal(&c)
 	if err != nil {
 		return
 	}
-	if os.MkdirAll(filepath.Dir(entry), 0o755) == nil {
-		_ = sysfile.WriteAtomic(entry, data, 0o644, false)
+	dir := filepath.Dir(entry)
+	if os.MkdirAll(dir, 0o755) == nil && sysfile.WriteAtomic(entry, data, 0o644, false) == nil {
+		prune(dir, MaxCachedEvaluations, time.Now())
+	}
+}
+
+// prune removes from the cache directory dir the entries beyond the keep
+// used last (by modification time), and temporary files that a writer
+// which did not finish left behind more than an hour before now. Another
+// process may prune at the same time: a file already gone is no error.
+func prune(dir string, keep int, now time.Time) {
+	list, err := os.ReadDir(dir)
+	if err != nil || len(list) <= keep {
+		return
+	}
+	type entry struct {
+		path  string
+		mtime time.Time
+	}
+	var entries []entry
+	for _, d := range list {
+		info, err := d.Info()
+		if err != nil || !info.Mode().IsRegular() {
+			continue
+		}
+		p := filepath.Join(dir, d.Name())
+		if strings.HasPrefix(d.Name(), ".") { // sysfile.WriteAtomic's temporary name
+			if now.Sub(info.ModTime()) > time.Hour {
+				os.Remove(p)
+			}
+			continue
+		}
+		entries = append(entries, entry{p, info.ModTime()})
+	}
+	if len(entries) <= keep {
+		return
+	}
+	// Newest first; equal times in name order, so that every process
+	// pruning at once removes the same files.
+	slices.SortFunc(entries, func(a, b entry) int {
+		return cmp.Or(b.mtime.Compare(a.mtime), strings.Compare(a.path, b.path))
+	})
+	for _, e := range entries[keep:] {
+		os.Remove(e.path)
 	}
 }
 

@@ -18,9 +18,10 @@ Removes the project's build outputs (build/hipgen). The translated tree
 (translate.out) is left alone: it is a generated source tree that projects
 may commit. With --cache it also empties the compile cache shared by all
 projects ($HIPGEN_CACHE_DIR, else $XDG_CACHE_HOME/hipgen, else
-~/.cache/hipgen); --cache-only empties only the cache; --trim only shrinks
-the cache below its size cap (--cache-max, $HIPGEN_CACHE_MAX, default 5G),
-least recently used first.
+~/.cache/hipgen), with the manifest evaluations cached beside it (of which
+only the 256 used last are ever kept); --cache-only empties only the cache;
+--trim only shrinks the compile cache below its size cap (--cache-max,
+$HIPGEN_CACHE_MAX, default 5G), least recently used first.
 `,
 	flags: func(fs *flag.FlagSet) func(e *env, args []string) int {
 		cache := fs.Bool("cache", false, "also empty the compile cache")
