@@ -148,9 +148,10 @@ func (t *translator) warpCall(k int, name string) int {
 		return k + 1
 	}
 	args, ok := t.args(open, close)
-	if !ok || len(args) > 1 && t.hasLiteral(args[0][0], args[0][1]) {
-		// Malformed, or a mask with a literal in it, which dropping the
-		// mask would delete: left as written.
+	if !ok || len(args) > 1 && t.hasLiteral(args[0][0], args[0][1]) || name == "__activemask" && len(args) > 0 {
+		// Malformed (__activemask takes no argument), or a mask with a
+		// literal in it, which dropping the mask would delete: left as
+		// written.
 		return k + 1
 	}
 	if t.wave.wide {
