@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"syscall"
+	"time"
 )
 
 // lockTree takes the build tree's lock, build/hipgen/.lock, waiting (and
@@ -33,10 +34,8 @@ func lockTree(root string, note func(string)) (func(), error) {
 	err = syscall.Flock(fd, syscall.LOCK_EX|syscall.LOCK_NB)
 	if errors.Is(err, syscall.EWOULDBLOCK) {
 		who := "another hipgen build"
-		if data, rerr := os.ReadFile(p); rerr == nil {
-			if pid, perr := strconv.Atoi(string(bytes.TrimSpace(data))); perr == nil && pid > 0 {
-				who += fmt.Sprintf(" (pid %d)", pid)
-			}
+		if pid := holderPid(p); pid > 0 {
+			who += fmt.Sprintf(" (pid %d)", pid)
 		}
 		note(fmt.Sprintf("waiting for %s of this tree to finish (%s)", who, filepath.ToSlash(filepath.Join(OutDir, ".lock"))))
 		err = syscall.Flock(fd, syscall.LOCK_EX)
@@ -53,4 +52,24 @@ func lockTree(root string, note func(string)) (func(), error) {
 		_ = syscall.Flock(fd, syscall.LOCK_UN)
 		f.Close()
 	}, nil
+}
+
+// holderPid returns the pid that the lock's holder wrote into the lock
+// file p, or 0. The holder writes it just after taking the lock, so a
+// build that finds the lock taken at that moment reads an empty file: it
+// looks again for a few milliseconds.
+func holderPid(p string) int {
+	for try := 0; try < 20; try++ {
+		if try > 0 {
+			time.Sleep(time.Millisecond)
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return 0
+		}
+		if pid, err := strconv.Atoi(string(bytes.TrimSpace(data))); err == nil && pid > 0 {
+			return pid
+		}
+	}
+	return 0
 }

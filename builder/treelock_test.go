@@ -1,6 +1,8 @@
 package builder
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -46,5 +48,27 @@ func TestLockTreeWaits(t *testing.T) {
 		unlock2()
 	case <-time.After(10 * time.Second):
 		t.Fatal("second lock not taken after the first was released")
+	}
+}
+
+// TestHolderPidWritten: a build that finds the lock taken before its holder
+// wrote its pid (the file still empty) waits for the pid to appear.
+func TestHolderPidWritten(t *testing.T) {
+	p := filepath.Join(t.TempDir(), ".lock")
+	if err := os.WriteFile(p, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		time.Sleep(3 * time.Millisecond)
+		os.WriteFile(p, []byte("4242\n"), 0o644)
+	}()
+	if pid := holderPid(p); pid != 4242 {
+		t.Errorf("holderPid = %d, want 4242, written 3 ms after the look began", pid)
+	}
+	if err := os.WriteFile(p, []byte("not a pid"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if pid := holderPid(p); pid != 0 {
+		t.Errorf("holderPid of a file without a pid = %d, want 0", pid)
 	}
 }
