@@ -9,8 +9,9 @@
 #   corpus/ is translated; a tmpfs copy takes the disk out of the figure);
 #   N rounds, each running every HIPGEN once, in turn, on an empty output
 #   tree. Prints, per binary, the best, first-quartile and median wall
-#   time in microseconds. Differences of a few percent need N of 200 or
-#   more.
+#   time in microseconds, as bench/timer measures it (built into
+#   SCRATCH/tools when missing). Differences of a few percent need N of 200
+#   or more.
 set -euo pipefail
 usage="usage: bench/translate-ab.sh SCRATCH N HIPGEN..."
 [ -d "${1:?$usage}" ] || { echo "bench/translate-ab.sh: $1: not a directory" >&2; exit 2; }
@@ -26,14 +27,17 @@ done
 
 times=$(mktemp -d)
 trap 'rm -rf "$times" "$scratch/out-ab"' EXIT
+# Each run is timed by bench/timer (see bench/translate-speed.sh).
+timer=$scratch/tools/timer
+if [ ! -x "$timer" ]; then
+  command -v go >/dev/null || export PATH=/usr/local/go/bin:$PATH
+  (cd "$(dirname "$0")/.." && go build -o "$timer" ./bench/timer)
+fi
 for ((r = 0; r < n; r++)); do
   i=0
   for b in "$@"; do
     rm -rf "$scratch/out-ab"
-    t0=$EPOCHREALTIME
-    "$b" -C "$scratch/corpus" translate -o "$scratch/out-ab" . >/dev/null 2>&1 || [ $? -eq 1 ] # 1: error diagnostics
-    t1=$EPOCHREALTIME
-    echo "$t0 $t1" | awk '{printf "%d\n", ($2 - $1) * 1e6}' >>"$times/$i"
+    "$timer" -- "$b" -C "$scratch/corpus" translate -o "$scratch/out-ab" . | awk '{printf "%d\n", $1 * 1e6}' >>"$times/$i"
     i=$((i + 1))
   done
 done
