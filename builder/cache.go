@@ -5,7 +5,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"github.com/hipgen/hipgen/internal/cachedir"
 	"io"
 	"io/fs"
 	"os"
@@ -61,11 +60,6 @@ type CacheStats struct {
 	Size  int64  `json:"size"`
 	Files int64  `json:"files"`
 	Dir   string `json:"dir"`
-}
-
-// DefaultCacheDir picks the cache directory (see cachedir.Default).
-func DefaultCacheDir(getenv func(string) string) (string, error) {
-	return cachedir.Default(getenv)
 }
 
 // ParseSize reads sizes such as "500M", "5G", "1024".

@@ -166,22 +166,6 @@ func TestCacheTrimEvictsOldest(t *testing.T) {
 	}
 }
 
-func TestDefaultCacheDirOutsideBuild(t *testing.T) {
-	env := map[string]string{"HOME": "/home/u"}
-	get := func(k string) string { return env[k] }
-	if d, _ := DefaultCacheDir(get); d != "/home/u/.cache/hipgen" {
-		t.Errorf("HOME only: %s", d)
-	}
-	env["XDG_CACHE_HOME"] = "/xdg"
-	if d, _ := DefaultCacheDir(get); d != "/xdg/hipgen" {
-		t.Errorf("XDG_CACHE_HOME: %s", d)
-	}
-	env["HIPGEN_CACHE_DIR"] = "/explicit"
-	if d, _ := DefaultCacheDir(get); d != "/explicit" {
-		t.Errorf("HIPGEN_CACHE_DIR: %s", d)
-	}
-}
-
 func TestFindCompilerSaysHowToInstall(t *testing.T) {
 	h := Host{Getenv: func(string) string { return "" }, LookPath: func(string) (string, error) { return "", exec.ErrNotFound }}
 	for p, want := range map[Platform]string{ROCm: "apt-get install hipcc", CUDA: "apt-get install nvidia-cuda-toolkit"} {

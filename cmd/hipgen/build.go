@@ -14,6 +14,7 @@ import (
 	"github.com/hipgen/hipgen/archdetect"
 	"github.com/hipgen/hipgen/builder"
 	"github.com/hipgen/hipgen/diag"
+	"github.com/hipgen/hipgen/internal/cachedir"
 	"github.com/hipgen/hipgen/internal/lazyre"
 	"github.com/hipgen/hipgen/model"
 	"github.com/hipgen/hipgen/sources"
@@ -105,7 +106,7 @@ type buildSession struct {
 
 // openCache opens the compile cache named by the environment.
 func openCache(e *env, maxFlag string) (*builder.Cache, error) {
-	dir, err := builder.DefaultCacheDir(e.Getenv)
+	dir, err := cachedir.Default(e.Getenv)
 	if err != nil {
 		return nil, err
 	}
