@@ -157,8 +157,10 @@ func TestEvaluationCachePruned(t *testing.T) {
 	if out, err := evaluate(project, FileName, src); err != nil || !strings.Contains(out, `"p"`) {
 		t.Fatalf("cached evaluation: %q, %v", out, err)
 	}
-	if st, err := os.Stat(entry); err != nil || st.ModTime().Before(now) {
-		t.Fatalf("the entry read was not refreshed: %v, %v", st.ModTime(), err)
+	if st, err := os.Stat(entry); err != nil {
+		t.Fatal(err)
+	} else if st.ModTime().Before(now) {
+		t.Fatalf("the entry read was not refreshed: its time is %v", st.ModTime())
 	}
 	other := writeTree(t, map[string]string{FileName: `{ name: 'q' }`})
 	src2, _ := os.ReadFile(filepath.Join(other, FileName))

@@ -19,8 +19,8 @@ import (
 // Wildcards match names starting with '.' too; '**' and wildcards do not
 // follow symbolic links to directories, while a named element is followed
 // like any path. Directories for which skipped reports true (given the
-// slash path and a final '/') are not entered. The result may hold duplicates and directories, in no
-// particular order.
+// slash path and a final '/') are not entered. The result may hold
+// duplicates and directories, in no particular order.
 func globMatch(root, pat string, skipped func(dir string) bool) ([]string, error) {
 	alts, err := expandBraces(pat)
 	if err != nil {

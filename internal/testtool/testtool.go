@@ -77,9 +77,10 @@ func PrivateTMPDIR() (cleanup func()) {
 // that evaluates manifests (package manifest runs it; serve is its main,
 // jsonnetvm.Main, which this package cannot import: it leads back to
 // packages whose tests use this one): called first in TestMain, it runs
-// serve and exits when the binary was started under that name; otherwise it links the binary as hipgen-jsonnet in a new
-// directory, points HIPGEN_JSONNET at the link and HIPGEN_CACHE_DIR at a
-// cache of its own there, and returns the function that removes it.
+// serve and exits when the binary was started under that name; otherwise
+// it links the binary as hipgen-jsonnet in a new directory, points
+// HIPGEN_JSONNET at the link and HIPGEN_CACHE_DIR at a cache of its own
+// there, and returns the function that removes it.
 func JsonnetHelper(serve func(args []string, stdin io.Reader, stdout, stderr io.Writer) int) (cleanup func()) {
 	if filepath.Base(os.Args[0]) == helperName {
 		os.Exit(serve(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
