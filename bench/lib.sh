@@ -18,3 +18,15 @@ extract_sources() {
       git --git-dir="$git" cat-file blob "HEAD:$f" >"$dest/$f"
     done
 }
+
+# scratch_timer SCRATCH prints the path of bench/timer in SCRATCH/tools,
+# building it there first when it is missing (a scratch directory prepared
+# before the timer existed, or copied without it).
+scratch_timer() {
+  local timer=$1/tools/timer
+  if [ ! -x "$timer" ]; then
+    command -v go >/dev/null || export PATH=/usr/local/go/bin:$PATH
+    (cd "$(dirname "${BASH_SOURCE[0]}")/.." && go build -o "$timer" ./bench/timer) >&2
+  fi
+  echo "$timer"
+}

@@ -28,11 +28,8 @@ done
 times=$(mktemp -d)
 trap 'rm -rf "$times" "$scratch/out-ab"' EXIT
 # Each run is timed by bench/timer (see bench/translate-speed.sh).
-timer=$scratch/tools/timer
-if [ ! -x "$timer" ]; then
-  command -v go >/dev/null || export PATH=/usr/local/go/bin:$PATH
-  (cd "$(dirname "$0")/.." && go build -o "$timer" ./bench/timer)
-fi
+. "$(dirname "$0")/lib.sh"
+timer=$(scratch_timer "$scratch")
 for ((r = 0; r < n; r++)); do
   i=0
   for b in "$@"; do

@@ -71,12 +71,7 @@ if [ "${1:-}" = --measure ]; then
 else
   prepare "$@"
 fi
-timer=$scratch/tools/timer
-if [ ! -x "$timer" ]; then
-  # A scratch directory prepared before the timer existed.
-  command -v go >/dev/null || export PATH=/usr/local/go/bin:$PATH
-  go build -o "$timer" ./bench/timer
-fi
+timer=$(scratch_timer "$scratch")
 mapfile -t files <"$scratch/corpus.list"
 lines=$(cd "$scratch/corpus" && cat "${files[@]}" | wc -l)
 bytes=$(cd "$scratch/corpus" && cat "${files[@]}" | wc -c)
