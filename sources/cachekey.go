@@ -1,10 +1,9 @@
 package sources
 
 import (
-	"bytes"
-	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 
 	"github.com/hipgen/hipgen/internal/contenthash"
 	"github.com/hipgen/hipgen/sources/hipmap"
@@ -24,25 +23,44 @@ func CacheKey(name string, src []byte, opts Options) string {
 	if v.IsZero() {
 		v = hipmap.DefaultROCm
 	}
-	var h bytes.Buffer
-	fmt.Fprintf(&h, "hipgen-translate %s\x00%s\x00%s\x00%s\x00%s\x00%s\x00%s\x00%d\x00",
-		TranslatorVersion, tv, name, opts.SourcePath, v, opts.Launch, opts.Wave, len(src))
+	// Built by appends into a stack buffer: the key is computed for every
+	// file of every run, and fmt's boxing cost a dozen allocations each.
+	var buf [512]byte
+	h := append(buf[:0], "hipgen-translate "...)
+	for _, s := range [...]string{TranslatorVersion, tv, name, opts.SourcePath, v.String(), string(opts.Launch), string(opts.Wave)} {
+		h = append(append(h, s...), 0)
+	}
+	h = append(strconv.AppendInt(h, int64(len(src)), 10), 0)
 	for _, l := range opts.LocalIncludes {
-		fmt.Fprintf(&h, "%s\x00", l)
+		h = append(append(h, l...), 0)
 	}
 	if len(opts.MissingLibraries) > 0 {
-		fmt.Fprintf(&h, "missing\x00")
+		h = append(h, "missing\x00"...)
 		for _, l := range opts.MissingLibraries {
-			fmt.Fprintf(&h, "%s\x00", l)
+			h = append(append(h, l...), 0)
 		}
 	}
 	if len(opts.IncludedMacros) > 0 {
-		fmt.Fprintf(&h, "macros\x00")
+		h = append(h, "macros\x00"...)
 		for _, name := range slices.Sorted(maps.Keys(opts.IncludedMacros)) {
 			d := opts.IncludedMacros[name]
-			fmt.Fprintf(&h, "%s\x00%t\x00%s\x00", name, d.Live, d.Where)
+			h = append(append(h, name...), 0)
+			h = append(strconv.AppendBool(h, d.Live), 0)
+			h = append(append(h, d.Where...), 0)
 		}
 	}
-	head := contenthash.Sum64(h.Bytes(), 0)
-	return fmt.Sprintf("%016x%016x", head, contenthash.Sum64(src, head))
+	head := contenthash.Sum64(h, 0)
+	var key [32]byte
+	hexWord(key[:16], head)
+	hexWord(key[16:], contenthash.Sum64(src, head))
+	return string(key[:])
+}
+
+// hexWord writes x as 16 lower-case hex digits into dst.
+func hexWord(dst []byte, x uint64) {
+	const digits = "0123456789abcdef"
+	for i := 15; i >= 0; i-- {
+		dst[i] = digits[x&15]
+		x >>= 4
+	}
 }
