@@ -3,6 +3,7 @@ package sources
 import (
 	"github.com/hipgen/hipgen/diag"
 	"github.com/hipgen/hipgen/sources/hipmap"
+	"github.com/hipgen/hipgen/sources/lex"
 )
 
 // A few HIP functions are declared less generously than their CUDA
@@ -28,12 +29,14 @@ var callFixes = map[string]callFix{
 	"cudaMallocPitch":            {args: 4, arg: 0, cast: "reinterpret_cast<void**>", why: "takes void**, with no template overload for T**"},
 	"cudaMallocAsync":            {args: 3, arg: 0, cast: "reinterpret_cast<void**>", why: "takes void**, with no template overload for T**"},
 	"cudaMalloc3DArray":          {args: 3, missing: "0", why: "has no default for its flags argument"},
+	"cudaStreamWaitEvent":        {args: 2, missing: "0", why: "has no default for its flags argument"},
 }
 
-// fixCall patches the call of e's HIP function whose name is at k. A
-// different argument count means template commas split an argument
-// (k<a, b> is not bracketed), or the call already has what was missing:
-// it is then left alone.
+// fixCall patches the call of e's HIP function whose name is at k. More
+// arguments than the fix expects may be template commas splitting one
+// (kern<T, 4> is not bracketed): they are joined where an identifier's
+// '<' is still open. A different count after that means the call already
+// has what was missing, or is not understood: it is then left alone.
 func (t *translator) fixCall(k int, fix callFix, e hipmap.Entry) {
 	if !t.is(k+1, "(") {
 		return
@@ -43,6 +46,9 @@ func (t *translator) fixCall(k int, fix callFix, e hipmap.Entry) {
 		return
 	}
 	args, ok := t.args(k+1, close)
+	if ok && len(args) > fix.args {
+		args, ok = t.joinTemplateArgs(args)
+	}
 	if !ok || len(args) != fix.args {
 		return
 	}
@@ -52,10 +58,67 @@ func (t *translator) fixCall(k int, fix callFix, e hipmap.Entry) {
 		return
 	}
 	a := args[fix.arg]
-	if first := string(t.text(a[0])); first == "reinterpret_cast" || first == "static_cast" || first == "(" && (t.is(a[0]+1, "const") || t.is(a[0]+1, "void")) {
+	if t.castToVoidPointer(a[0], a[1]) {
 		return
 	}
 	t.insert(int(t.tok(a[0]).Start), fix.cast+"(")
 	t.insert(int(t.tok(a[1]).End), ")")
 	t.report(a[0], diag.Note, "call-fix", e.HIP+" "+fix.why+", unlike "+e.CUDA+": the argument is cast")
+}
+
+// castToVoidPointer reports whether tokens first..last start with a cast
+// to a void pointer (reinterpret_cast<const void*>(k), (void**)&p): a cast
+// to another type (a function pointer type) still needs the fix's.
+func (t *translator) castToVoidPointer(first, last int) bool {
+	switch string(t.text(first)) {
+	case "reinterpret_cast", "static_cast", "const_cast":
+		if !t.is(first+1, "<") {
+			return false
+		}
+		for j := first + 2; j <= last && !t.is(j, ">"); j++ {
+			if t.is(j, "void") {
+				return true
+			}
+		}
+	case "(":
+		return t.is(first+1, "const") || t.is(first+1, "void")
+	}
+	return false
+}
+
+// joinTemplateArgs joins arguments that args split at the commas of a
+// template argument list: a '<' right after an identifier opens one, and
+// '>' or '>>' close it (inside the argument's own parentheses neither
+// counts). ok is false when a list is still open at the end.
+func (t *translator) joinTemplateArgs(args [][2]int) (joined [][2]int, ok bool) {
+	open := 0
+	for _, a := range args {
+		if open > 0 {
+			joined[len(joined)-1][1] = a[1]
+		} else {
+			joined = append(joined, a)
+		}
+		depth := 0
+		for j := a[0]; j <= a[1]; j++ {
+			switch string(t.text(j)) {
+			case "(", "[", "{":
+				depth++
+			case ")", "]", "}":
+				depth--
+			case "<":
+				if depth == 0 && j > a[0] && t.tok(j-1).Kind == lex.Ident {
+					open++
+				}
+			case ">":
+				if depth == 0 && open > 0 {
+					open--
+				}
+			case ">>":
+				if depth == 0 {
+					open = max(open-2, 0)
+				}
+			}
+		}
+	}
+	return joined, open == 0
 }
