@@ -457,6 +457,39 @@ func (t *translator) runRange(k, end int) int {
 	return k
 }
 
+// shimMacro reports whether the identifier at k, the name a #define
+// defines, must keep its CUDA spelling: the project defines a CUDA name
+// as its own stand-in for HIP (#define cudaMemAttachHost
+// hipMemAttachHost, #define __syncwarp() ..., #define __shfl_xor_sync(m,
+// v, l, w) __shfl_xor(v, l, w)). Renamed, the first would redefine HIP's
+// own name as itself, and the others would define hipgen's helpers or
+// HIP's intrinsics. A macro that redirects a CUDA name elsewhere
+// (#define cudaMalloc my_malloc) is renamed like its uses, so that it
+// still redirects them.
+func (t *translator) shimMacro(k int) bool {
+	tk := t.tok(k)
+	if tk.Kind != lex.Ident || !tk.Directive {
+		return false
+	}
+	b := t.text(k)
+	if _, ok := t.names.special[string(b)]; ok {
+		return true
+	}
+	if _, ok := t.names.polyfills[string(b)]; ok {
+		return true
+	}
+	e, ok := t.lookupIdent(b)
+	if !ok || !e.Renames() {
+		return false
+	}
+	for j := k + 1; j < len(t.toks) && t.tok(j).Directive && !(t.is(j, "#") && t.isLineStart(j)); j++ {
+		if t.tok(j).Kind == lex.Ident && string(t.text(j)) == e.HIP {
+			return true
+		}
+	}
+	return false
+}
+
 // directive handles a preprocessor line starting at the '#' at k and
 // returns the position after the part it consumed.
 func (t *translator) directive(k int) int {
@@ -471,7 +504,23 @@ func (t *translator) directive(k int) int {
 		return t.endOfDirective(k)
 	case "define":
 		t.define(k)
+		if t.shimMacro(k + 2) {
+			return k + 3
+		}
 		return k + 2
+	case "undef":
+		// A CUDA name is undefined under its HIP name only where the
+		// file's own #define of it was renamed (see shimMacro): anything
+		// else would undefine HIP's macro.
+		if tk := t.tok(k + 2); tk.Kind == lex.Ident && tk.Directive {
+			for _, d := range t.definesAt()[string(t.text(k+2))] {
+				if !t.shimMacro(int(d) + 2) {
+					return k + 2
+				}
+			}
+			return k + 3
+		}
+		return k + 1
 	case "if", "ifdef", "ifndef", "elif", "else", "endif":
 		t.conditional(k, string(t.text(k+1)))
 		return k + 2
