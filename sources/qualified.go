@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/hipgen/hipgen/diag"
+	"github.com/hipgen/hipgen/sources/hipmap"
 	"github.com/hipgen/hipgen/sources/lex"
 )
 
@@ -163,6 +164,7 @@ func (t *translator) qualifiedName(k int) (next int, handled bool) {
 			// it is declared, so only the full spelling is rewritten.
 			t.edits = append(t.edits, edit{int(t.tok(k).Start), int(t.tok(last).End), e.HIP})
 			t.count(e)
+			t.cubWarpWidth(last, e)
 		default:
 			// Kept as it is: the components' own rules (a hazard, a
 			// deprecation) still apply.
@@ -249,4 +251,72 @@ func (t *translator) notePolyfill(key string, off int) {
 	for _, d := range t.names.polyfills[key].deps {
 		t.notePolyfill(d, off)
 	}
+}
+
+// cubWarpWidths gives, for CUB's warp collectives, the index of the
+// template parameter that sets the logical warp's width. CUB defaults it
+// to 32 lanes, hipCUB to the hardware wavefront: 64 on CDNA, where two
+// of CUB's warps would then be reduced, scanned or exchanged as one.
+var cubWarpWidths = map[string]int{
+	"cub::WarpReduce": 1, "cub::WarpScan": 1,
+	"cub::WarpExchange": 2, "cub::WarpMergeSort": 2,
+	"cub::WarpLoad": 3, "cub::WarpStore": 3,
+}
+
+// cubWarpWidth keeps a CUB warp collective whose name ends at last on
+// 32-lane logical warps when its template arguments leave the width to
+// the default: WarpReduce<T> and WarpScan<T> become WarpReduce<T, 32>;
+// the others, whose width follows defaulted parameters, are reported.
+// With --wave=wide the wavefront's width is what the code gets.
+func (t *translator) cubWarpWidth(last int, e hipmap.Entry) {
+	pos, ok := cubWarpWidths[e.CUDA]
+	if !ok || t.wave.wide || !t.is(last+1, "<") {
+		return
+	}
+	at, args := t.templateArgs(last + 1)
+	if at < 0 || args > pos {
+		return
+	}
+	if pos == 1 && args == 1 {
+		t.insert(at, ", 32")
+		t.report(last, diag.Note, checkWaveLogical, e.HIP+" is given 32 lanes: hipCUB's default width is the wavefront (64 on CDNA), CUB's is 32")
+		return
+	}
+	t.report(last, diag.Warning, checkWaveHazard, e.HIP+" without a width spans the wavefront (64 lanes on CDNA), where "+e.CUDA+" spans 32: give its LOGICAL_WARP_THREADS argument as 32")
+}
+
+// templateArgs finds where the template argument list opened by the '<'
+// at open closes (the byte offset of its '>', which may be the first or
+// second of a '>>') and counts the arguments at its top level; at is -1
+// when the list does not close before a ';', '{' or '}'.
+func (t *translator) templateArgs(open int) (at, args int) {
+	depth, paren := 0, 0
+	for j := open; j < len(t.toks); j++ {
+		switch string(t.text(j)) {
+		case "(", "[":
+			paren++
+		case ")", "]":
+			paren--
+		case "<":
+			if paren == 0 {
+				depth++
+			}
+		case ">", ">>":
+			if paren != 0 {
+				continue
+			}
+			for c := int(t.tok(j).Start); c < int(t.tok(j).End); c++ {
+				if depth--; depth == 0 {
+					return c, args + 1
+				}
+			}
+		case ",":
+			if depth == 1 && paren == 0 {
+				args++
+			}
+		case ";", "{", "}":
+			return -1, 0
+		}
+	}
+	return -1, 0
 }

@@ -2,6 +2,7 @@ package sources
 
 import (
 	"bytes"
+	"strconv"
 	"strings"
 
 	"github.com/hipgen/hipgen/diag"
@@ -173,6 +174,15 @@ func (t *translator) warpCall(k int, name string) int {
 			// __shfl_sync would reject a 32-bit one.
 			t.edits = append(t.edits, edit{int(t.tok(args[0][0]).Start), int(t.tok(args[1][0]).Start), ""})
 		}
+		// Before the width is added: at the same offset, the first
+		// insertion comes first.
+		if (name == "__shfl" || name == "__shfl_sync") && len(args) >= want-1 {
+			width := "32"
+			if len(args) == want {
+				width = t.span(args[want-1][0], args[want-1][1])
+			}
+			t.wrapSourceLane(args[want-2], width)
+		}
 		if len(args) == want-1 {
 			t.insert(int(t.tok(close).Start), ", 32")
 			t.report(k, diag.Note, checkWaveLogical, name+": 32-lane logical warp (width 32): the CUDA code assumes 32-lane warps, so each half of a 64-wide wavefront shuffles on its own")
@@ -212,7 +222,16 @@ func (t *translator) warpCallWide(k int, name string, open, close int, args [][2
 	case "__shfl_sync", "__shfl_up_sync", "__shfl_down_sync", "__shfl_xor_sync":
 		t.replace(k, strings.TrimSuffix(name, "_sync"))
 		dropMask()
-		t.report(k, diag.Note, checkWaveWiden, name+": widened to the wavefront (width warpSize), as --wave=wide asks")
+		if len(args) == 4 {
+			// An explicit width is the code's own segment: kept.
+			width := t.span(args[3][0], args[3][1])
+			t.report(k, diag.Note, checkWaveLogical, name+": kept the explicit width "+width+", so the shuffle stays inside segments of that many lanes")
+			if name == "__shfl_sync" {
+				t.wrapSourceLane(args[2], width)
+			}
+		} else {
+			t.report(k, diag.Note, checkWaveWiden, name+": widened to the wavefront (width warpSize), as --wave=wide asks")
+		}
 	case "__ballot_sync", "__any_sync", "__all_sync":
 		t.replace(k, strings.TrimSuffix(name, "_sync"))
 		dropMask()
@@ -489,4 +508,28 @@ func (t *translator) hasLiteral(first, last int) bool {
 		}
 	}
 	return false
+}
+
+// wrapSourceLane makes the source lane of an indexed shuffle of the given
+// width wrap as CUDA's does. CUDA reads lane srcLane modulo width, within
+// the caller's segment; HIP adds the segment's first lane to srcLane
+// unwrapped, so lane 31 asking for lane + 1 reads lane 32, the other
+// logical warp of a 64-wide wavefront, instead of lane 0. The lane
+// becomes "(srcLane) & (width - 1)" (width is a power of two), unless it
+// is a literal below a literal width or already masked so.
+func (t *translator) wrapSourceLane(lane [2]int, width string) {
+	mask := "((" + width + ") - 1)"
+	if w, err := strconv.ParseUint(strings.TrimRight(width, "uUlL"), 0, 8); err == nil && w > 0 {
+		mask = strconv.FormatUint(w-1, 10)
+		if lane[0] == lane[1] && t.tok(lane[0]).Kind == lex.Number {
+			if l, err := strconv.ParseUint(strings.TrimRight(string(t.text(lane[0])), "uUlL"), 0, 8); err == nil && l < w {
+				return
+			}
+		}
+	}
+	if strings.HasSuffix(t.span(lane[0], lane[1]), "& "+mask) {
+		return // already wrapped (the output of an earlier translation)
+	}
+	t.insert(int(t.tok(lane[0]).Start), "(")
+	t.insert(int(t.tok(lane[1]).End), ") & "+mask)
 }
