@@ -1,6 +1,8 @@
 package sources
 
 import (
+	"strconv"
+
 	"github.com/hipgen/hipgen/diag"
 	"github.com/hipgen/hipgen/sources/hipmap"
 	"github.com/hipgen/hipgen/sources/lex"
@@ -121,4 +123,45 @@ func (t *translator) joinTemplateArgs(args [][2]int) (joined [][2]int, ok bool) 
 		}
 	}
 	return joined, open == 0
+}
+
+// newCallForms are CUDA functions whose newest releases added a form with
+// more arguments that HIP's function of the same name lacks: a call with
+// that many arguments has no HIP counterpart (and a CUDA-release block
+// holding one does not port).
+var newCallForms = map[string]struct {
+	args int
+	form string
+	why  string
+}{
+	"cudaMemPrefetchAsync": {5, "CUDA 13", "takes a device number, not a cudaMemLocation and flags"},
+}
+
+// newCallHIP names, by HIP name, the functions of newCallForms, whose
+// calls an earlier translation renamed.
+var newCallHIP = map[string]string{"hipMemPrefetchAsync": "cudaMemPrefetchAsync"}
+
+// callArgs counts the arguments of the call whose function name is at k,
+// or returns -1 when k is not called.
+func (t *translator) callArgs(k int) int {
+	if !t.is(k+1, "(") {
+		return -1
+	}
+	close := t.matching(k + 1)
+	if close < 0 {
+		return -1
+	}
+	args, ok := t.args(k+1, close)
+	if !ok {
+		return -1
+	}
+	return len(args)
+}
+
+// newCallForm reports a call at k of a form of e's function that HIP's
+// lacks (see newCallForms).
+func (t *translator) newCallForm(k int, e hipmap.Entry) {
+	if f, ok := newCallForms[e.CUDA]; ok && t.callArgs(k) == f.args {
+		t.report(k, diag.Error, "unsupported-api", "the "+f.form+" form of "+e.CUDA+" ("+strconv.Itoa(f.args)+" arguments) has no HIP counterpart: "+e.HIP+" "+f.why)
+	}
 }

@@ -194,6 +194,7 @@ func (t *translator) conjunction(k int) condFrame {
 	depth := 0
 	term := true // the next token starts a term
 	arch, derived, version := -1, -1, -1
+	bare := false     // the version test is a term itself, not in parentheses
 	hipExcluded := "" // a term !defined(X) where X names HIP or ROCm
 	var unknown []string
 	for j := k + 2; !t.endsDirective(j); j++ {
@@ -221,10 +222,17 @@ func (t *translator) conjunction(k int) condFrame {
 		case t.isByte(j, ')'):
 			depth--
 		case depth == 0 && t.is(j, "||"):
+			t.archAlternative(k)
 			return condFrame{}
 		case depth == 0 && t.is(j, "&&"):
 			term = true
 			continue
+		case term && depth == 0 && version < 0 && t.isVersionMacro(j) && j > k+2:
+			// "... && CUDART_VERSION >= 11070": a lone comparison is
+			// versionCondition's, one among other terms is false so.
+			if falseAtZero(string(t.text(j+1))) && t.tok(j+2).Directive && t.tok(j+2).Kind == lex.Number && t.endsTerm(j+3) {
+				version, bare = j, true
+			}
 		case term && depth == 0 && arch < 0 && t.is(j, "__CUDA_ARCH__"):
 			if falseAtZero(string(t.text(j+1))) && t.tok(j+2).Directive &&
 				(t.tok(j+2).Kind == lex.Number || t.tok(j+2).Kind == lex.Ident) && t.endsTerm(j+3) {
@@ -262,11 +270,50 @@ func (t *translator) conjunction(k int) condFrame {
 		if hipExcluded != "" {
 			t.report(version, diag.Note, checkCUDAArch, "this block is for NVIDIA GPUs only (!defined("+hipExcluded+"), and HIP does not define "+string(t.text(version))+", so "+test+" is false): it is never compiled for AMD GPUs")
 		} else {
-			t.report(version, diag.Warning, checkCUDAArch, "HIP does not define "+string(t.text(version))+", so "+test+", and with it the parenthesised test of CUDA releases, is false and this block is never compiled for AMD GPUs; test HIP_VERSION (or __HIP_PLATFORM_AMD__) as well if its code is portable")
+			what := test + ", and with it the parenthesised test of CUDA releases,"
+			if bare {
+				what = test
+			}
+			t.report(version, diag.Warning, checkCUDAArch, "HIP does not define "+string(t.text(version))+", so "+what+" is false and this block is never compiled for AMD GPUs; test HIP_VERSION (or __HIP_PLATFORM_AMD__) as well if its code is portable")
 		}
 		return condFrame{dead: true}
 	}
 	return condFrame{unknown: strings.Join(unknown, "\x00")}
+}
+
+// archAlternative reports, in an #if or #elif at k whose condition has
+// alternatives (||), a comparison of __CUDA_ARCH__ with a version that is
+// one of an alternative's terms at the top level: false under hipcc, so
+// the block is compiled for AMD GPUs only when another alternative holds
+// ("defined(GGML_USE_HIP) || __CUDA_ARCH__ >= 600" leaves out every AMD
+// build that does not define GGML_USE_HIP). Which one holds is not known
+// here, so the block is not taken for dead.
+func (t *translator) archAlternative(k int) {
+	depth := 0
+	term := true
+	for j := k + 2; !t.endsDirective(j); j++ {
+		if term && depth == 0 {
+			c, end := j, j+3 // the comparison, and the token after it
+			if t.isByte(j, '(') && t.isByte(j+4, ')') {
+				c, end = j+1, j+5 // "(__CUDA_ARCH__ >= 800)"
+			}
+			if t.is(c, "__CUDA_ARCH__") && falseAtZero(string(t.text(c+1))) && t.tok(c+2).Directive &&
+				(t.tok(c+2).Kind == lex.Number || t.tok(c+2).Kind == lex.Ident) && (t.endsTerm(end) || t.is(end, "||")) {
+				t.report(c, diag.Warning, checkCUDAArch, "hipcc does not define __CUDA_ARCH__, so "+t.quotedTest(c)+" is false for AMD GPUs: this block is compiled there only when another alternative of the condition holds; if its code is portable, test __HIP_DEVICE_COMPILE__ (or __HIP_PLATFORM_AMD__) as well")
+				return
+			}
+		}
+		switch {
+		case t.isByte(j, '('):
+			depth++
+		case t.isByte(j, ')'):
+			depth--
+		case depth == 0 && (t.is(j, "||") || t.is(j, "&&")):
+			term = true
+			continue
+		}
+		term = false
+	}
 }
 
 // isVersionMacro reports whether the token j names a CUDA release macro,
@@ -520,8 +567,17 @@ const hipDefined = "defined(__HIP__) || defined(__HIP_CPU_RT__)"
 // #elif or #endif cannot be compiled for the target ROCm (a CUDA name the
 // table lacks there, inline asm), or "" when nothing stands in its way.
 func (t *translator) blockUnportable(k int) string {
-	for i, end := k+2, t.condBlockEnd(k+2); i < end; i++ {
+	end := t.condBlockEnd(k + 2)
+	if h := t.removedInclude(k, end); h != "" {
+		return h // an earlier translation removed it: the output translates the same
+	}
+	for i := k + 2; i < end; i++ {
 		if t.directiveStart(i) {
+			if t.is(i+1, "include") {
+				if h := t.unportableHeader(i + 2); h != "" {
+					return h
+				}
+			}
 			continue
 		}
 		if t.tok(i).Kind != lex.Ident || t.isMacroNameOperand(i) { // a macro's name is not a use
@@ -531,7 +587,16 @@ func (t *translator) blockUnportable(k int) string {
 		if sp, ok := t.names.special[string(b)]; ok && (sp.kind == spAsm || sp.kind == spHopper) {
 			return string(b)
 		}
+		if f, ok := newCallForms[string(b)]; ok && t.callArgs(i) == f.args {
+			return "the " + f.form + " form of " + string(b)
+		}
+		if f, ok := newCallForms[newCallHIP[string(b)]]; ok && t.callArgs(i) == f.args {
+			return "the " + f.form + " form of " + newCallHIP[string(b)] // translated before
+		}
 		e, ok := t.lookupIdent(b)
+		if !ok && bytes.HasPrefix(b, []byte("__nv_")) && !t.definesFunction(string(b)) && t.definesAt()[string(b)] == nil {
+			return string(b) // NVIDIA's reserved prefix, and no rule knows it
+		}
 		if !ok || e.Available(t.ver) && e.Status != hipmap.Unsupported {
 			continue
 		}
@@ -541,6 +606,46 @@ func (t *translator) blockUnportable(k int) string {
 		return string(b)
 	}
 	return ""
+}
+
+// removedInclude returns "<p>" when a comment between the tokens k and
+// end is the one an include of the CUDA header p left when a translation
+// removed it (see unavailableHeader), or "".
+func (t *translator) removedInclude(k, end int) string {
+	from, to := t.tok(k).End, int32(len(t.src))
+	if end < len(t.toks) {
+		to = t.tok(end).Start
+	}
+	const mark = "/* hipgen: removed #include <"
+	for _, c := range t.comments {
+		if c.Start < from || c.Start >= to {
+			continue
+		}
+		if text := t.src[c.Start:c.End]; bytes.HasPrefix(text, []byte(mark)) {
+			if p, _, ok := strings.Cut(string(text[len(mark):]), ">"); ok {
+				return "<" + p + ">"
+			}
+		}
+	}
+	return ""
+}
+
+// unportableHeader returns "<p>" when the header named by the token at pk,
+// in an #include, is a CUDA header without a HIP equivalent in the target
+// ROCm (the translation removes its include), or "".
+func (t *translator) unportableHeader(pk int) string {
+	p, quoted, ok := includePath(t.src, t.tok(pk))
+	if !ok || t.isLocal(p) {
+		return ""
+	}
+	if e, ok := t.tbl.Header(p, t.ver); ok {
+		if e.Available(t.ver) {
+			return ""
+		}
+	} else if quoted || !isCUDAHeader(p) {
+		return ""
+	}
+	return "<" + p + ">"
 }
 
 // portableCounterpart returns the line of an "#if MACRO >= N" (or >) block

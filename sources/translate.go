@@ -572,6 +572,7 @@ func (t *translator) ident(k int) int {
 	if fix, ok := callFixes[e.CUDA]; ok && e.Available(t.ver) {
 		t.fixCall(k, fix, e)
 	}
+	t.newCallForm(k, e)
 	return k + 1
 }
 
