@@ -48,6 +48,8 @@ const (
 	spCGMember
 	spCGShuffle
 	spCUDAArch
+	spComputeCap
+	spPropMember
 )
 
 // specialName is the rule for one identifier; name is the map's own key,
@@ -87,6 +89,10 @@ func specialList() map[string]specialName {
 		add(spCGShuffle, n)
 	}
 	add(spCUDAArch, "__CUDA_ARCH__")
+	add(spComputeCap, "major", "minor")
+	for n := range propMembers {
+		add(spPropMember, n)
+	}
 	for n := range deviceWords {
 		if _, ok := m[n]; !ok {
 			add(spDevice, n)
@@ -154,6 +160,21 @@ func (t *translator) special(k int, b []byte) (next int, handled bool) {
 		}
 		if t.usesWarps() {
 			t.sharedArray(k)
+		}
+		return k + 1, true
+	case spComputeCap:
+		if (t.is(k-1, ".") || t.is(k-1, "->")) && !t.is(k+1, "=") && t.fileReadsDeviceProps() {
+			// major and minor are mostly read together: one warning a line.
+			if line := t.lineOf(int(t.tok(k).Start)); line != t.ccLine {
+				t.ccLine = line
+				t.computeCapability(k, "hipDeviceProp_t's "+s)
+			}
+		}
+		return k + 1, true
+	case spPropMember:
+		if m := propMembers[s]; (t.is(k-1, ".") || t.is(k-1, "->")) && t.ver.Less(m.since) && t.fileReadsDeviceProps() {
+			t.replace(k, m.before)
+			t.report(k, diag.Note, "unsupported-api", "hipDeviceProp_t has no "+s+" before ROCm "+m.since.String()+": became "+m.before+", "+m.why)
 		}
 		return k + 1, true
 	case spCutlass:
@@ -484,4 +505,27 @@ var cppKeywords = map[string]bool{
 	"inline": true, "constexpr": true, "sizeof": true, "using": true, "volatile": true,
 	"extern": true, "friend": true, "virtual": true, "auto": true, "decltype": true,
 	"__device__": true, "__host__": true, "__global__": true, "__forceinline__": true,
+}
+
+// computeCapability warns at k, where what names the device's major or
+// minor version, that AMD GPUs report their generation there.
+func (t *translator) computeCapability(k int, what string) {
+	t.report(k, diag.Warning, "compute-capability", what+" is the AMD GPU's generation, not an NVIDIA compute capability (gfx90a reads 9.0, gfx942 9.4, gfx1030 10.3): tests such as major >= 7 or 100 * major + 10 * minor >= 800 take NVIDIA paths (Volta, Ampere, Hopper) on AMD GPUs, whose device code may be compiled out there; tell AMD GPUs apart by gcnArchName or __HIP_PLATFORM_AMD__")
+}
+
+// fileReadsDeviceProps reports whether the file reads device properties
+// (cudaDeviceProp, cudaGetDeviceProperties), which make a member named
+// major or minor likely a compute capability.
+func (t *translator) fileReadsDeviceProps() bool {
+	return t.facts.deviceProps.get(func() bool { return bytes.Contains(t.src, []byte("DeviceProp")) })
+}
+
+// propMembers are cudaDeviceProp members that hipDeviceProp_t gained in a
+// later ROCm release, with what stands in for them before it.
+var propMembers = map[string]struct {
+	since  Version
+	before string
+	why    string
+}{
+	"sharedMemPerBlockOptin": {Version{Major: 6, Minor: 0}, "sharedMemPerBlock", "the most shared memory (LDS) an AMD GPU gives a block, with no opt-in"},
 }

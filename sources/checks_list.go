@@ -4,6 +4,7 @@ package sources
 // it means, for 'hipgen help translate' and for "// hipgen:ignore NAME".
 var Checks = []struct{ Name, Meaning string }{
 	{"call-fix", "a call patched for a HIP declaration that is stricter than CUDA's (cast or default argument added)"},
+	{"compute-capability", "a device's major or minor version, which AMD GPUs fill with their generation (gfx90a: 9.0)"},
 	{"cuda-arch-guard", "__CUDA_ARCH__ tests and values: hipcc does not define the macro"},
 	{"cutlass", "CUTLASS or CuTe, which have no HIP port"},
 	{"deprecated-api", "a deprecated CUDA or HIP API (translated)"},

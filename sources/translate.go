@@ -64,6 +64,7 @@ type translator struct {
 	asked           []string            // macros that blocks with warnings or errors test and nothing tells of (Stats.MacrosAsked)
 	onAsk           *askHook            // told of the first of them, see Unit.OnAsk
 	fp8Noted        bool                // the FP8 format warning is given once per file
+	ccLine          int                 // the line of the last compute-capability warning on a member (see computeCapability)
 	cutlassNoted    bool                // so is the CUTLASS namespace error
 	coalescedNoted  bool                // and the coalesced-group hazard
 	nsScopes        []nsScope           // namespace aliases and using-directives, see qualified.go
@@ -193,6 +194,7 @@ type fileFacts struct {
 	cgUse       fileFact // see usesCG
 	warpCode    fileFact // see usesWarps
 	fp8         fileFact // see fileNamesFP8
+	deviceProps fileFact // see fileReadsDeviceProps
 	// defined holds the names of the functions the file defines (see
 	// definesFunction), once definedOnce has run.
 	definedOnce sync.Once
@@ -573,6 +575,12 @@ func (t *translator) ident(k int) int {
 		t.fixCall(k, fix, e)
 	}
 	t.newCallForm(k, e)
+	switch e.CUDA {
+	case "cudaDevAttrWarpSize":
+		t.deviceWarpSize(k, "the device attribute "+e.HIP)
+	case "cudaDevAttrComputeCapabilityMajor", "cudaDevAttrComputeCapabilityMinor":
+		t.computeCapability(k, "the device attribute "+e.HIP)
+	}
 	return k + 1
 }
 

@@ -6,4 +6,4 @@ package sources
 // Go file below sources/, the mapping table included). It is part of
 // every cache key, so a file translated by another build of the
 // translator is translated again.
-const TranslatorVersion = "e3e9e2e3a5fee1ca"
+const TranslatorVersion = "391a02d7d8148e43"

@@ -87,11 +87,24 @@ func isWarpName(b []byte) bool {
 	return false
 }
 
-// fileNamesFP8 reports whether an identifier of the file names an FP8
-// type. It is asked only when a literal 448 occurs, rarely, so it looks
-// at the whole file then instead of at every identifier in advance.
+// fileNamesFP8 reports whether the file works with CUDA's FP8 types,
+// whose formats hipgen maps to those of AMD GPUs: it includes cuda_fp8.h,
+// or an identifier names one (__nv_fp8_e4m3, __nv_cvt_float_to_fp8,
+// PyTorch's Float8_e4m3fn), and another says fp8 or e4m3 (a clamp to 448
+// before a conversion). Code that only encodes e4m3 in software keeps
+// OCP's bound on every GPU. It is asked only when a literal 448 occurs,
+// rarely, so it looks at the whole file then instead of at every
+// identifier in advance.
 func (t *translator) fileNamesFP8() bool {
-	return t.facts.fp8.get(func() bool { return mayNameFP8(t.src) && t.anyIdent(namesFP8) })
+	return t.facts.fp8.get(func() bool {
+		return mayNameFP8(t.src) && (bytes.Contains(t.src, []byte("cuda_fp8.h")) || t.anyIdent(namesFP8Type)) && t.anyIdent(namesFP8)
+	})
+}
+
+// namesFP8Type reports whether the identifier b names one of CUDA's FP8
+// types or conversions, or PyTorch's.
+func namesFP8Type(b []byte) bool {
+	return (bytes.HasPrefix(b, []byte("__nv_")) || bytes.Contains(b, []byte("Float8_"))) && namesFP8(b)
 }
 
 // warpInitial holds the letters that follow "__" in warpIntrinsics.
@@ -318,7 +331,7 @@ func (t *translator) bitCall(k int, name string) int {
 // warpSizeIdent handles the device-side warpSize.
 func (t *translator) warpSizeIdent(k int) int {
 	if t.is(k-1, ".") || t.is(k-1, "->") {
-		t.report(k, diag.Warning, checkWaveHazard, "the device property warpSize is 64 on CDNA GPUs, but translated device code uses 32-lane logical warps: sizes computed from it (warps per block, shared memory) disagree with the kernels; use 32")
+		t.deviceWarpSize(k, "the device property warpSize")
 		return k + 1
 	}
 	if t.wave.wide || t.is(k-1, "::") {
@@ -328,6 +341,16 @@ func (t *translator) warpSizeIdent(k int) int {
 	t.replace(k, "hipgen_warp_size")
 	t.report(k, diag.Note, checkWaveLogical, "warpSize: 32-lane logical warp (hipgen_warp_size = 32), consistent with the width-32 shuffles and 32-bit ballots of the translation")
 	return k + 1
+}
+
+// deviceWarpSize warns at k, where what names the device's warp size in
+// host code, that it disagrees with the translated kernels' 32-lane
+// logical warps (with --wave=wide they span the wavefront too).
+func (t *translator) deviceWarpSize(k int, what string) {
+	if t.wave.wide {
+		return
+	}
+	t.report(k, diag.Warning, checkWaveHazard, what+" is 64 on CDNA GPUs, but translated device code uses 32-lane logical warps: sizes computed from it (warps per block, shared memory) disagree with the kernels; use 32")
 }
 
 // number looks at numeric literals: lane and warp arithmetic with 31, 32
