@@ -6,4 +6,4 @@ package sources
 // Go file below sources/, the mapping table included). It is part of
 // every cache key, so a file translated by another build of the
 // translator is translated again.
-const TranslatorVersion = "391a02d7d8148e43"
+const TranslatorVersion = "49f9b7469a0a927d"
