@@ -6,4 +6,4 @@ package sources
 // Go file below sources/, the mapping table included). It is part of
 // every cache key, so a file translated by another build of the
 // translator is translated again.
-const TranslatorVersion = "49f9b7469a0a927d"
+const TranslatorVersion = "cba7baf9d36a46af"

@@ -2,7 +2,7 @@
 
 package hipmap
 
-const generatedVersion = "3b7caefdb48d5a80"
+const generatedVersion = "5ecf708ed9d51a37"
 
 // generatedEntries are the parsed data files, sorted like Table.entries.
 var generatedEntries = []Entry{
@@ -4669,10 +4669,10 @@ var generatedEntries = []Entry{
 	{"cublasLtMatrixLayoutDestroy", "hipblasLtMatrixLayoutDestroy", "cublaslt", 0, 0, Version{5, 5}, Version{0, 0}, ""},
 	{"cublasLtMatrixLayoutGetAttribute", "hipblasLtMatrixLayoutGetAttribute", "cublaslt", 0, 0, Version{5, 5}, Version{0, 0}, ""},
 	{"cublasLtMatrixLayoutInit", "", "cublaslt", 1, 0, Version{0, 0}, Version{0, 0}, ""},
-	{"cublasLtMatrixLayoutOpaque_t", "hipblasLtMatrixLayoutOpaque_t", "cublaslt", 0, 0, Version{0, 0}, Version{0, 0}, ""},
+	{"cublasLtMatrixLayoutOpaque_t", "hipblasLtMatrixLayoutOpaque_t", "cublaslt", 0, 0, Version{5, 5}, Version{0, 0}, ""},
 	{"cublasLtMatrixLayoutSetAttribute", "hipblasLtMatrixLayoutSetAttribute", "cublaslt", 0, 0, Version{5, 5}, Version{0, 0}, ""},
 	{"cublasLtMatrixLayoutStruct", "hipblasLtMatrixLayoutOpaque_t", "cublaslt", 2, 0, Version{0, 0}, Version{0, 0}, "removed in CUDA 10.2"},
-	{"cublasLtMatrixLayout_t", "hipblasLtMatrixLayout_t", "cublaslt", 0, 0, Version{0, 0}, Version{0, 0}, ""},
+	{"cublasLtMatrixLayout_t", "hipblasLtMatrixLayout_t", "cublaslt", 0, 0, Version{5, 5}, Version{0, 0}, ""},
 	{"cublasLtMatrixTransform", "hipblasLtMatrixTransform", "cublaslt", 0, 0, Version{6, 0}, Version{0, 0}, ""},
 	{"cublasLtMatrixTransformDescAttributes_t", "hipblasLtMatrixTransformDescAttributes_t", "cublaslt", 0, 0, Version{6, 0}, Version{0, 0}, ""},
 	{"cublasLtMatrixTransformDescCreate", "hipblasLtMatrixTransformDescCreate", "cublaslt", 0, 0, Version{6, 0}, Version{0, 0}, ""},
