@@ -554,6 +554,9 @@ func (t *translator) ident(k int) int {
 	if len(b) > 6 && t.tok(k).Directive && t.guardMacro(k) {
 		return k + 1
 	}
+	if len(b) == 9 && (string(b) == "atomicMax" || string(b) == "atomicMin") && t.redefinesBuiltin(k) {
+		return k + 1
+	}
 	if len(b) >= 4 && (b[0] == '_' || b[0] == 'u' || b[0] == 'l' || b[0] == 'a' || b[0] == 'n') && t.usePolyfill(k, b) {
 		return k + 1
 	}
@@ -582,6 +585,23 @@ func (t *translator) ident(k int) int {
 		t.computeCapability(k, "the device attribute "+e.HIP)
 	}
 	return k + 1
+}
+
+// redefinesBuiltin reports a definition at k of atomicMax or atomicMin for
+// float or double, which CUDA lacks and projects define themselves (a
+// compare-and-swap loop), but which HIP declares (amd_hip_atomic.h in ROCm
+// 5.2): hipcc rejects the project's as a redefinition.
+func (t *translator) redefinesBuiltin(k int) bool {
+	typ := string(t.text(k - 1))
+	if typ != "float" && typ != "double" || !t.is(k+1, "(") {
+		return false
+	}
+	close := t.matching(k + 1)
+	if close < 0 || !t.is(close+1, "{") {
+		return false
+	}
+	t.report(k, diag.Error, "unsupported-api", "HIP already defines "+typ+" "+string(t.text(k))+"("+typ+"*, "+typ+"), which CUDA lacks: hipcc rejects this definition as a redefinition; put it under #if !defined(__HIP_PLATFORM_AMD__), the built-in does the same")
+	return true
 }
 
 func (t *translator) applyEntry(k int, e hipmap.Entry) {
