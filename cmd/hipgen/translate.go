@@ -74,7 +74,8 @@ is found there is a note, which names the header.
 
 Diagnostics print as file:line:col: severity: message [check]; silence one
 with "// hipgen:ignore check" on its line or the line above. Exit status 1
-when any diagnostic is an error (or, with --check, when outputs are stale).
+when any diagnostic is an error; with --check, only when an output is
+missing or stale (each is named; diagnostics are printed all the same).
 
 Warp-level code: by default (--wave=auto) code written for 32-wide warps
 keeps 32-lane logical warps on 64-wide AMD wavefronts (shuffles of width 32,
