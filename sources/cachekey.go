@@ -31,6 +31,9 @@ func CacheKey(name string, src []byte, opts Options) string {
 		h = append(append(h, s...), 0)
 	}
 	h = append(strconv.AppendInt(h, int64(len(src)), 10), 0)
+	if opts.IncludesResolved {
+		h = append(h, "resolved\x00"...)
+	}
 	for _, l := range opts.LocalIncludes {
 		h = append(append(h, l...), 0)
 	}

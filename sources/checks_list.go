@@ -12,6 +12,7 @@ var Checks = []struct{ Name, Meaning string }{
 	{"fp8-range", "the e4m3 bound 448, which is 240 on gfx94x"},
 	{"hopper-feature", "wgmma, TMA, cp.async, clusters: NVIDIA hardware features AMD lacks"},
 	{"inline-asm", "inline PTX assembly"},
+	{"include-not-found", "a quoted #include found neither beside the file nor in an include directory (left untranslated)"},
 	{"launch", "a kernel launch that --launch=ggl could not rewrite"},
 	{"libcuxx", "libcu++ (cuda::std) mapped to the standard library"},
 	{"missing-library", "a header of a ROCm library (hipCUB, rocThrust, hipBLAS, ...) that the installed ROCm lacks"},

@@ -38,7 +38,7 @@ type headerFacts struct {
 // IncludeClosure does, for translations with opts (the ROCm version
 // decides which #if tests hipcc never compiles).
 func NewHeaderMacros(read func(path string) ([]byte, error), includeDirs []string, opts Options) *HeaderMacros {
-	opts.IncludedMacros, opts.LocalIncludes = nil, nil
+	opts.IncludedMacros, opts.LocalIncludes, opts.IncludesResolved = nil, nil, false
 	return &HeaderMacros{read: read, includeDirs: includeDirs, opts: opts}
 }
 

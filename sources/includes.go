@@ -227,6 +227,9 @@ func (t *translator) include(k int) {
 	if !quoted && isCUDAHeader(p) {
 		t.unavailableHeader(k, pk, p, "", Version{})
 	}
+	if quoted && t.opts.IncludesResolved {
+		t.includeNotFound(pk, p)
+	}
 }
 
 func (t *translator) runtimeInclude(k int) {
@@ -264,6 +267,19 @@ func (t *translator) unavailableHeader(k, pk int, p, note string, minROCm Versio
 	// A block comment, so that whatever follows on the line stays code.
 	t.edits = append(t.edits, edit{int(t.tok(k).Start), int(t.tok(end - 1).End),
 		"/* hipgen: removed #include <" + strings.ReplaceAll(p, "*/", "* /") + ">, which has no HIP equivalent in ROCm " + t.ver.String() + " */"})
+}
+
+// includeNotFound reports the quoted include p at pk, which the project
+// does not hold where the caller looked (beside the file, in the include
+// directories): it is left as written, so a build that finds the CUDA
+// original compiles it untranslated. A CUDA header (.cuh, .cu) surely
+// needs translating; another may be a system or third-party header.
+func (t *translator) includeNotFound(pk int, p string) {
+	sev := diag.Note
+	if ext := path.Ext(p); ext == ".cuh" || ext == ".cu" {
+		sev = diag.Warning
+	}
+	t.report(pk, sev, "include-not-found", "\""+p+"\" is not in the project beside the file or in an include directory (-I, the manifest's): left as written and not translated; if it is the project's, add its directory with -I")
 }
 
 func delimit(p string, quoted bool) string {

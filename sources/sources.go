@@ -82,6 +82,11 @@ type Options struct {
 	// taken for CUDA headers, whatever their names: a project may well have
 	// its own "cuda_utils.h".
 	LocalIncludes []string
+	// IncludesResolved says that LocalIncludes lists every include the
+	// project holds (the caller looked each up): a quoted include that is
+	// neither there nor a header the tables know was not found, and is
+	// reported (include-not-found).
+	IncludesResolved bool
 	// MissingLibraries names the ROCm libraries (Libraries) that the
 	// installation the output is for lacks, sorted: an include of one of
 	// their headers is reported (missing-library). Empty when unknown.

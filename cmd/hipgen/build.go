@@ -329,7 +329,7 @@ func newTranslator(tcs []*builder.Toolchain) builder.Translator {
 	}
 	return builder.Translator{
 		Translate: func(read func(string) ([]byte, error), includeDirs []string, name string, src []byte, launch string, local []string) ([]byte, []diag.Diagnostic) {
-			opts := sources.Options{ROCmVersion: v, Launch: sources.Launch(launch), SourcePath: name, LocalIncludes: local, MissingLibraries: missing}
+			opts := sources.Options{ROCmVersion: v, Launch: sources.Launch(launch), SourcePath: name, LocalIncludes: local, IncludesResolved: true, MissingLibraries: missing}
 			out, ds, _, _ := sources.NewHeaderMacros(read, includeDirs, opts).TranslateIn(name, src, opts)
 			return out, ds
 		},

@@ -503,6 +503,7 @@ func translateToStdout(e *env, o *translateFlags, root, rel string, includeDirs 
 	}
 	read := rootReader(root)
 	opts.LocalIncludes = sources.LocalIncludes(read, rel, src, includeDirs)
+	opts.IncludesResolved = true
 	out, ds, _, _ := sources.NewHeaderMacros(read, includeDirs, opts).TranslateIn(rel, src, opts)
 	e.Stdout.Write(out)
 	if err := printDiags(e, o.format, ds, true); err != nil {

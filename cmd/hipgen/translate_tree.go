@@ -299,6 +299,7 @@ func (t *treeTranslation) translate(j *translateJob, buf, outBuf []byte) ([]byte
 	}
 	<-t.ready
 	opts := t.opts
+	opts.IncludesResolved = true // resolveIncludes looks every include up
 	if last, ok := t.state.Files[j.rel]; ok {
 		// The includes recorded last time are the source's as long as
 		// its content is the same, which the key with the local
