@@ -42,9 +42,24 @@ const hipVersionAtLeast55 = "HIP_VERSION_MAJOR > 5 || HIP_VERSION_MAJOR == 5 && 
 
 // polyfillList lists the polyfills (nameTables adds those of cooperative
 // groups).
+// polyfillInitial holds the first letters of the polyfilled names: most
+// identifiers are passed over without a look-up. A literal, so that no
+// start of hipgen pays for building it; TestPolyfillInitials checks it.
+var polyfillInitial = [256]bool{'_': true, 'a': true, 'c': true, 'l': true, 'n': true, 'u': true}
+
 func polyfillList() map[string]polyfill {
 	return map[string]polyfill{
 		"__trap": {name: "__builtin_trap", why: "HIP has no __trap; the compiler builtin aborts the kernel the same way"},
+		// Before ROCm 5.4 (hipDrvGetErrorString/Name), the driver API's
+		// error text: CUresult is hipError_t, whose text the runtime has.
+		"cuGetErrorString": {name: "hipgen_cuGetErrorString", why: "ROCm before 5.4 has no hipDrvGetErrorString; CUresult is hipError_t, whose text hipGetErrorString gives", code: `static inline hipError_t hipgen_cuGetErrorString(hipError_t e, const char** s) {
+  *s = hipGetErrorString(e);
+  return hipSuccess;
+}`},
+		"cuGetErrorName": {name: "hipgen_cuGetErrorName", why: "ROCm before 5.4 has no hipDrvGetErrorName; CUresult is hipError_t, whose name hipGetErrorName gives", code: `static inline hipError_t hipgen_cuGetErrorName(hipError_t e, const char** s) {
+  *s = hipGetErrorName(e);
+  return hipSuccess;
+}`},
 		"__ldca": cacheHint("ldca", false),
 		"__ldcg": cacheHint("ldcg", false),
 		"__ldcs": cacheHint("ldcs", false),

@@ -557,7 +557,7 @@ func (t *translator) ident(k int) int {
 	if len(b) == 9 && (string(b) == "atomicMax" || string(b) == "atomicMin") && t.redefinesBuiltin(k) {
 		return k + 1
 	}
-	if len(b) >= 4 && (b[0] == '_' || b[0] == 'u' || b[0] == 'l' || b[0] == 'a' || b[0] == 'n') && t.usePolyfill(k, b) {
+	if len(b) >= 4 && polyfillInitial[b[0]] && t.usePolyfill(k, b) {
 		return k + 1
 	}
 	// Qualified names such as cub::BlockReduce are looked up whole first,
