@@ -263,12 +263,25 @@ var cubWarpWidths = map[string]int{
 	"cub::WarpLoad": 3, "cub::WarpStore": 3,
 }
 
+// warpTransposes are CUB's block load and store algorithms that go through
+// warp-wide transposes.
+var warpTransposes = map[string]bool{
+	"cub::BLOCK_LOAD_WARP_TRANSPOSE": true, "cub::BLOCK_LOAD_WARP_TRANSPOSE_TIMESLICED": true,
+	"cub::BLOCK_STORE_WARP_TRANSPOSE": true, "cub::BLOCK_STORE_WARP_TRANSPOSE_TIMESLICED": true,
+}
+
 // cubWarpWidth keeps a CUB warp collective whose name ends at last on
 // 32-lane logical warps when its template arguments leave the width to
 // the default: WarpReduce<T> and WarpScan<T> become WarpReduce<T, 32>;
 // the others, whose width follows defaulted parameters, are reported.
-// With --wave=wide the wavefront's width is what the code gets.
+// With --wave=wide the wavefront's width is what the code gets. The warp
+// transposes of block loads and stores, which need whole wavefronts, are
+// reported once per file.
 func (t *translator) cubWarpWidth(last int, e hipmap.Entry) {
+	if warpTransposes[e.CUDA] {
+		t.report(last, diag.Warning, checkWaveHazard, e.HIP+" needs blocks whose size is a multiple of the wavefront (64 threads on CDNA; rocPRIM asserts it at compile time), where "+e.CUDA+" needs a multiple of 32: a block of 32 threads does not compile for gfx9 GPUs; choose a direct algorithm for such blocks"+oncePerFile)
+		return
+	}
 	pos, ok := cubWarpWidths[e.CUDA]
 	if !ok || t.wave.wide || !t.is(last+1, "<") {
 		return
