@@ -18,6 +18,10 @@ type callFix struct {
 	cast    string // the cast, e.g. "reinterpret_cast<void**>"
 	why     string
 	missing string // argument to append when the call has args arguments, instead of a cast
+	// newForm names a CUDA release that added a form with args arguments
+	// which HIP's function lacks: such a call is reported, not patched
+	// (see newCallForm).
+	newForm string
 }
 
 const kernelCast = "reinterpret_cast<const void*>"
@@ -32,6 +36,7 @@ var callFixes = map[string]callFix{
 	"cudaMallocAsync":            {args: 3, arg: 0, cast: "reinterpret_cast<void**>", why: "takes void**, with no template overload for T**"},
 	"cudaMalloc3DArray":          {args: 3, missing: "0", why: "has no default for its flags argument"},
 	"cudaStreamWaitEvent":        {args: 2, missing: "0", why: "has no default for its flags argument"},
+	"cudaMemPrefetchAsync":       {args: 5, newForm: "CUDA 13", why: "takes a device number, not a cudaMemLocation and flags"},
 }
 
 // fixCall patches the call of e's HIP function whose name is at k. More
@@ -40,6 +45,10 @@ var callFixes = map[string]callFix{
 // '<' is still open. A different count after that means the call already
 // has what was missing, or is not understood: it is then left alone.
 func (t *translator) fixCall(k int, fix callFix, e hipmap.Entry) {
+	if fix.newForm != "" {
+		t.newCallForm(k, fix, e)
+		return
+	}
 	if !t.is(k+1, "(") {
 		return
 	}
@@ -125,19 +134,7 @@ func (t *translator) joinTemplateArgs(args [][2]int) (joined [][2]int, ok bool) 
 	return joined, open == 0
 }
 
-// newCallForms are CUDA functions whose newest releases added a form with
-// more arguments that HIP's function of the same name lacks: a call with
-// that many arguments has no HIP counterpart (and a CUDA-release block
-// holding one does not port).
-var newCallForms = map[string]struct {
-	args int
-	form string
-	why  string
-}{
-	"cudaMemPrefetchAsync": {5, "CUDA 13", "takes a device number, not a cudaMemLocation and flags"},
-}
-
-// newCallHIP names, by HIP name, the functions of newCallForms, whose
+// newCallHIP names, by HIP name, the functions of the newForm fixes, whose
 // calls an earlier translation renamed.
 var newCallHIP = map[string]string{"hipMemPrefetchAsync": "cudaMemPrefetchAsync"}
 
@@ -158,10 +155,10 @@ func (t *translator) callArgs(k int) int {
 	return len(args)
 }
 
-// newCallForm reports a call at k of a form of e's function that HIP's
-// lacks (see newCallForms).
-func (t *translator) newCallForm(k int, e hipmap.Entry) {
-	if f, ok := newCallForms[e.CUDA]; ok && t.callArgs(k) == f.args {
-		t.report(k, diag.Error, "unsupported-api", "the "+f.form+" form of "+e.CUDA+" ("+strconv.Itoa(f.args)+" arguments) has no HIP counterpart: "+e.HIP+" "+f.why)
+// newCallForm reports the call at k of a form of e's function that HIP's
+// lacks (see callFix.newForm).
+func (t *translator) newCallForm(k int, fix callFix, e hipmap.Entry) {
+	if t.callArgs(k) == fix.args {
+		t.report(k, diag.Error, "unsupported-api", "the "+fix.newForm+" form of "+e.CUDA+" ("+strconv.Itoa(fix.args)+" arguments) has no HIP counterpart: "+e.HIP+" "+fix.why)
 	}
 }

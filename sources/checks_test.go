@@ -33,23 +33,3 @@ func TestChecksListed(t *testing.T) {
 		t.Fatalf("found only %d check names in the sources; the pattern is stale", found)
 	}
 }
-
-// TestPolyfillInitials checks that polyfillInitial lets through every
-// polyfilled name, and holds no letter that none starts with.
-func TestPolyfillInitials(t *testing.T) {
-	var want [256]bool
-	for name := range polyfillList() {
-		if name == dynamicSharedAligned {
-			continue // a macro the dynamic shared memory rewrite uses, not a CUDA name
-		}
-		want[name[0]] = true
-		if !polyfillInitial[name[0]] {
-			t.Errorf("polyfill %s: its first letter %q is not in polyfillInitial", name, name[0])
-		}
-	}
-	for c := range polyfillInitial {
-		if polyfillInitial[c] && !want[c] {
-			t.Errorf("polyfillInitial holds %q, which no polyfilled name starts with", rune(c))
-		}
-	}
-}

@@ -587,11 +587,11 @@ func (t *translator) blockUnportable(k int) string {
 		if sp, ok := t.names.special[string(b)]; ok && (sp.kind == spAsm || sp.kind == spHopper) {
 			return string(b)
 		}
-		if f, ok := newCallForms[string(b)]; ok && t.callArgs(i) == f.args {
-			return "the " + f.form + " form of " + string(b)
+		if f, ok := callFixes[string(b)]; ok && f.newForm != "" && t.callArgs(i) == f.args {
+			return "the " + f.newForm + " form of " + string(b)
 		}
-		if f, ok := newCallForms[newCallHIP[string(b)]]; ok && t.callArgs(i) == f.args {
-			return "the " + f.form + " form of " + newCallHIP[string(b)] // translated before
+		if f, ok := callFixes[newCallHIP[string(b)]]; ok && f.newForm != "" && t.callArgs(i) == f.args {
+			return "the " + f.newForm + " form of " + newCallHIP[string(b)] // translated before
 		}
 		e, ok := t.lookupIdent(b)
 		if !ok && bytes.HasPrefix(b, []byte("__nv_")) && !t.definesFunction(string(b)) && t.definesAt()[string(b)] == nil {

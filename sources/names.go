@@ -7,16 +7,20 @@ import "sync"
 // that translates nothing does not build them, and one that does can build
 // them while it lists its sources (see Warm).
 type nameTables struct {
-	polyfills     map[string]polyfill    // by CUDA name
-	special       map[string]specialName // identifiers with rules beyond the table
-	specialFilter *nameFilter            // rejects most identifiers before special
+	polyfills      map[string]polyfill    // by CUDA name
+	special        map[string]specialName // identifiers with rules beyond the table
+	specialFilter  *nameFilter            // rejects most identifiers before special
+	polyfillFilter *nameFilter            // rejects most identifiers before polyfills
 }
 
 var tables = sync.OnceValue(func() *nameTables {
-	nt := &nameTables{polyfills: polyfillList(), special: specialList(), specialFilter: &nameFilter{}}
+	nt := &nameTables{polyfills: polyfillList(), special: specialList(), specialFilter: &nameFilter{}, polyfillFilter: &nameFilter{}}
 	addCGPolyfills(nt.polyfills)
 	for n := range nt.special {
 		nt.specialFilter.add(n)
+	}
+	for n := range nt.polyfills {
+		nt.polyfillFilter.add(n)
 	}
 	return nt
 })

@@ -42,11 +42,6 @@ const hipVersionAtLeast55 = "HIP_VERSION_MAJOR > 5 || HIP_VERSION_MAJOR == 5 && 
 
 // polyfillList lists the polyfills (nameTables adds those of cooperative
 // groups).
-// polyfillInitial holds the first letters of the polyfilled names: most
-// identifiers are passed over without a look-up. A literal, so that no
-// start of hipgen pays for building it; TestPolyfillInitials checks it.
-var polyfillInitial = [256]bool{'_': true, 'a': true, 'c': true, 'l': true, 'n': true, 'u': true}
-
 func polyfillList() map[string]polyfill {
 	return map[string]polyfill{
 		"__trap": {name: "__builtin_trap", why: "HIP has no __trap; the compiler builtin aborts the kernel the same way"},

@@ -557,7 +557,7 @@ func (t *translator) ident(k int) int {
 	if len(b) == 9 && (string(b) == "atomicMax" || string(b) == "atomicMin") && t.redefinesBuiltin(k) {
 		return k + 1
 	}
-	if len(b) >= 4 && polyfillInitial[b[0]] && t.usePolyfill(k, b) {
+	if len(b) >= 4 && t.names.polyfillFilter.mayContain(b) && t.usePolyfill(k, b) {
 		return k + 1
 	}
 	// Qualified names such as cub::BlockReduce are looked up whole first,
@@ -577,7 +577,6 @@ func (t *translator) ident(k int) int {
 	if fix, ok := callFixes[e.CUDA]; ok && e.Available(t.ver) {
 		t.fixCall(k, fix, e)
 	}
-	t.newCallForm(k, e)
 	switch e.CUDA {
 	case "cudaDevAttrWarpSize":
 		t.deviceWarpSize(k, "the device attribute "+e.HIP)
