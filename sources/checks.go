@@ -164,11 +164,7 @@ func (t *translator) special(k int, b []byte) (next int, handled bool) {
 		return k + 1, true
 	case spComputeCap:
 		if (t.is(k-1, ".") || t.is(k-1, "->")) && !t.is(k+1, "=") && t.fileReadsDeviceProps() {
-			// major and minor are mostly read together: one warning a line.
-			if line := t.lineOf(int(t.tok(k).Start)); line != t.ccLine {
-				t.ccLine = line
-				t.computeCapability(k, "hipDeviceProp_t's "+s)
-			}
+			t.computeCapability(k)
 		}
 		return k + 1, true
 	case spPropMember:
@@ -463,13 +459,20 @@ func suppressed(names []string, check string) bool {
 // threadIdx.x, 1). In CUDA it is an unsigned int; in HIP it is a proxy
 // object that converts to one, so overloads become ambiguous, templates
 // deduce the proxy type and printf receives an object. The cast restores
-// CUDA's type.
+// CUDA's type. With --launch=ggl a launch's configuration and arguments
+// become those of hipLaunchKernelGGL, a variadic template, and are cast
+// alike (so that translating the output again casts nothing more).
 func (t *translator) builtinArgument(k int) {
 	c := string(t.text(k + 2))
 	if c != "x" && c != "y" && c != "z" {
 		return
 	}
-	if !(t.is(k-1, "(") || t.is(k-1, ",")) || !(t.is(k+3, ")") || t.is(k+3, ",")) {
+	ggl := t.opts.Launch == LaunchGGL
+	if !(t.is(k-1, "(") || t.is(k-1, ",") || ggl && t.is(k-1, "<<<")) || !(t.is(k+3, ")") || t.is(k+3, ",") || ggl && t.is(k+3, ">>>")) {
+		return
+	}
+	if ggl && t.is(k-1, "<<<") {
+		t.insert(int(t.tok(k).Start), "(unsigned)")
 		return
 	}
 	// Find the call's name: walk back to the unmatched '('.
@@ -485,7 +488,12 @@ func (t *translator) builtinArgument(k int) {
 				depth--
 				continue
 			}
-			if t.tok(j-1).Kind == lex.Ident && !controlWords[string(t.text(j-1))] {
+			if t.tok(j-1).Kind == lex.Ident && !controlWords[string(t.text(j-1))] || ggl && t.is(j-1, ">>>") {
+				t.insert(int(t.tok(k).Start), "(unsigned)")
+			}
+			return
+		case "<<<":
+			if ggl && depth == 0 {
 				t.insert(int(t.tok(k).Start), "(unsigned)")
 			}
 			return
@@ -507,10 +515,11 @@ var cppKeywords = map[string]bool{
 	"__device__": true, "__host__": true, "__global__": true, "__forceinline__": true,
 }
 
-// computeCapability warns at k, where what names the device's major or
-// minor version, that AMD GPUs report their generation there.
-func (t *translator) computeCapability(k int, what string) {
-	t.report(k, diag.Warning, "compute-capability", what+" is the AMD GPU's generation, not an NVIDIA compute capability (gfx90a reads 9.0, gfx942 9.4, gfx1030 10.3): tests such as major >= 7 or 100 * major + 10 * minor >= 800 take NVIDIA paths (Volta, Ampere, Hopper) on AMD GPUs, whose device code may be compiled out there; tell AMD GPUs apart by gcnArchName or __HIP_PLATFORM_AMD__")
+// computeCapability warns at k, where the device's major or minor version
+// is read, that AMD GPUs report their generation there. Files that read
+// them read them often, to the same effect: once per file.
+func (t *translator) computeCapability(k int) {
+	t.report(k, diag.Warning, "compute-capability", "a device's major and minor version (hipDeviceProp_t, hipDeviceAttributeComputeCapabilityMajor/Minor) are the AMD GPU's generation, not an NVIDIA compute capability (gfx90a reads 9.0, gfx942 9.4, gfx1030 10.3): tests such as major >= 7 or 100 * major + 10 * minor >= 800 take NVIDIA paths (Volta, Ampere, Hopper) on AMD GPUs, whose device code may be compiled out there; tell AMD GPUs apart by gcnArchName or __HIP_PLATFORM_AMD__"+oncePerFile)
 }
 
 // fileReadsDeviceProps reports whether the file reads device properties

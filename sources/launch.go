@@ -13,6 +13,9 @@ import (
 // commas do not split macro arguments.
 func (t *translator) launch(k int) int {
 	t.needRuntime = true
+	if t.inDeviceFunction(k) {
+		t.report(k, diag.Error, "unsupported-api", "kernel launch in device code (CUDA dynamic parallelism): HIP has no device-side launches; launch from the host")
+	}
 	if t.opts.Launch != LaunchGGL {
 		return k + 1
 	}
@@ -147,4 +150,50 @@ func (t *translator) launchesInStatement(k int) int {
 		}
 	}
 	return n
+}
+
+// inDeviceFunction reports whether the k-th token is in the body of a
+// function declared __global__ or __device__: the outermost enclosing
+// block that follows a parameter list (not that of an if, for, while,
+// switch or catch), whose declaration, back to the previous ';', '{',
+// '}' or directive, says so.
+func (t *translator) inDeviceFunction(k int) bool {
+	body := -1
+	for o := t.openAround(k); o >= 0; o = t.openAround(o) {
+		if t.is(o-1, ")") {
+			if open := t.openingParen(o - 1); open > 0 && !controlWords[string(t.text(open-1))] && !t.is(open-1, "catch") {
+				body = o
+			}
+		}
+	}
+	if body < 0 {
+		return false
+	}
+	for j := body - 1; j >= 0 && j > body-256; j-- {
+		if t.is(j, ";") || t.is(j, "{") || t.is(j, "}") || t.tok(j).Directive {
+			return false
+		}
+		if t.is(j, "__global__") || t.is(j, "__device__") {
+			return true
+		}
+	}
+	return false
+}
+
+// openingParen returns the '(' that the ')' at c closes, or -1.
+func (t *translator) openingParen(c int) int {
+	depth := 0
+	for j := c; j >= 0 && j > c-4096; j-- {
+		switch {
+		case t.is(j, ")"):
+			depth++
+		case t.is(j, "("):
+			if depth--; depth == 0 {
+				return j
+			}
+		case t.is(j, ";"), t.is(j, "{"), t.is(j, "}"):
+			return -1
+		}
+	}
+	return -1
 }

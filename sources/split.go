@@ -155,7 +155,6 @@ func (t *translator) fork() *translator {
 	c.polyfills = nil
 	c.includeEnds = nil
 	c.fp8Noted, c.cutlassNoted, c.coalescedNoted = false, false, false
-	c.ccLine = 0 // parts are cut between lines, so none shares its line
 	c.conds = slices.Clone(t.conds)
 	c.nsScopes = slices.Clone(t.nsScopes)
 	c.wave.narrow = map[string]bool{}
@@ -233,9 +232,6 @@ func (t *translator) absorb(p *part) {
 	t.fp8Noted = t.fp8Noted || q.fp8Noted
 	t.cutlassNoted = t.cutlassNoted || q.cutlassNoted
 	t.coalescedNoted = t.coalescedNoted || q.coalescedNoted
-	if q.ccLine != 0 {
-		t.ccLine = q.ccLine
-	}
 	t.conds = append(t.conds[:0], q.conds...)
 	t.deadOnHIP = q.deadOnHIP
 	t.nsScopes = append(t.nsScopes, q.nsScopes[len(p.scopes):]...)

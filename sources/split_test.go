@@ -156,7 +156,7 @@ func TestForkCopiesEveryField(t *testing.T) {
 		"posOff":      "cache", "posLine": "cache", "lines": "cache", "facts": "shared, safe for concurrent use", "names": "shared",
 		"edits": "merged", "diags": "merged", "mapped": "merged", "asked": "merged", "onAsk": "shared, safe for concurrent use", "runtimeIncludes": "merged", "firstHIPHeader": "merged",
 		"needRuntime": "merged", "needHelpers": "merged", "polyfills": "merged", "includeEnds": "merged",
-		"fp8Noted": "carried", "cutlassNoted": "carried", "coalescedNoted": "carried", "ccLine": "reset and taken over (cuts fall between lines)",
+		"fp8Noted": "carried", "cutlassNoted": "carried", "coalescedNoted": "carried",
 		"conds": "carried", "deadOnHIP": "carried", "nsScopes": "carried", "wave": "carried",
 	}
 	typ := reflect.TypeOf(translator{})

@@ -581,7 +581,7 @@ func (t *translator) ident(k int) int {
 	case "cudaDevAttrWarpSize":
 		t.deviceWarpSize(k, "the device attribute "+e.HIP)
 	case "cudaDevAttrComputeCapabilityMajor", "cudaDevAttrComputeCapabilityMinor":
-		t.computeCapability(k, "the device attribute "+e.HIP)
+		t.computeCapability(k)
 	}
 	return k + 1
 }
