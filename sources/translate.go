@@ -64,7 +64,6 @@ type translator struct {
 	asked           []string            // macros that blocks with warnings or errors test and nothing tells of (Stats.MacrosAsked)
 	onAsk           *askHook            // told of the first of them, see Unit.OnAsk
 	fp8Noted        bool                // the FP8 format warning is given once per file
-	ccLine          int                 // the line of the last compute-capability warning on a member (see computeCapability)
 	cutlassNoted    bool                // so is the CUTLASS namespace error
 	coalescedNoted  bool                // and the coalesced-group hazard
 	nsScopes        []nsScope           // namespace aliases and using-directives, see qualified.go
