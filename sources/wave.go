@@ -192,7 +192,7 @@ func (t *translator) warpCall(k int, name string) int {
 		if (name == "__shfl" || name == "__shfl_sync") && len(args) >= want-1 {
 			width := "32"
 			if len(args) == want {
-				width = t.span(args[want-1][0], args[want-1][1])
+				width = t.copiedSpan(args[want-1][0], args[want-1][1])
 			}
 			t.wrapSourceLane(args[want-2], width)
 		}
@@ -240,7 +240,7 @@ func (t *translator) warpCallWide(k int, name string, open, close int, args [][2
 			width := t.span(args[3][0], args[3][1])
 			t.report(k, diag.Note, checkWaveLogical, name+": kept the explicit width "+width+", so the shuffle stays inside segments of that many lanes")
 			if name == "__shfl_sync" {
-				t.wrapSourceLane(args[2], width)
+				t.wrapSourceLane(args[2], t.copiedSpan(args[3][0], args[3][1]))
 			}
 		} else {
 			t.report(k, diag.Note, checkWaveWiden, name+": widened to the wavefront (width warpSize), as --wave=wide asks")
@@ -533,6 +533,20 @@ func (t *translator) hasLiteral(first, last int) bool {
 	return false
 }
 
+// copiedSpan returns the text of tokens first..last for a copy into the
+// output, or "" when a rule may rewrite one of them (a known name, a
+// literal, a launch bracket): the copy would keep the CUDA spelling and
+// translating the output again would change it.
+func (t *translator) copiedSpan(first, last int) string {
+	for j := first; j <= last; j++ {
+		switch tk := t.tok(j); {
+		case tk.Known, tk.Kind == lex.String, tk.Kind == lex.Char, t.is(j, "<<<"), t.is(j, ">>>"):
+			return ""
+		}
+	}
+	return t.span(first, last)
+}
+
 // wrapSourceLane makes the source lane of an indexed shuffle of the given
 // width wrap as CUDA's does. CUDA reads lane srcLane modulo width, within
 // the caller's segment; HIP adds the segment's first lane to srcLane
@@ -541,6 +555,9 @@ func (t *translator) hasLiteral(first, last int) bool {
 // becomes "(srcLane) & (width - 1)" (width is a power of two), unless it
 // is a literal below a literal width or already masked so.
 func (t *translator) wrapSourceLane(lane [2]int, width string) {
+	if width == "" {
+		return // a width the translation rewrites cannot be copied as written
+	}
 	mask := "((" + width + ") - 1)"
 	if w, err := strconv.ParseUint(strings.TrimRight(width, "uUlL"), 0, 8); err == nil && w > 0 {
 		mask = strconv.FormatUint(w-1, 10)
