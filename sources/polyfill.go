@@ -413,7 +413,9 @@ func (t *translator) definesFunction(name string) bool {
 		// closed right before a '{'.
 		f.defined = map[string]bool{}
 		for _, o := range t.br.BraceAfter {
-			if o >= 2 && t.toks[o-1].Kind == lex.Ident &&
+			// The type is code: a word ending a directive line before the
+			// name ("#pragma once" then "umin(){") is no type.
+			if o >= 2 && t.toks[o-1].Kind == lex.Ident && !t.toks[o-2].Directive &&
 				(t.toks[o-2].Kind == lex.Ident || t.isByte(int(o-2), '*') || t.isByte(int(o-2), '&') || t.isByte(int(o-2), '>')) {
 				f.defined[string(t.text(int(o-1)))] = true
 			}
