@@ -330,7 +330,7 @@ func (t *translator) findInsertPoint() int {
 	}
 	if t.is(0, "#") && t.tok(1).Directive {
 		switch {
-		case t.is(1, "pragma") && t.is(2, "once"):
+		case t.is(1, "pragma") && t.is(2, "once") && t.tok(2).Directive:
 			return t.lineEnd(int(t.tok(2).Start))
 		case t.is(1, "ifndef") && t.tok(2).Kind == lex.Ident && t.is(3, "#") && t.isLineStart(3) && t.is(4, "define") && string(t.text(5)) == string(t.text(2)):
 			return t.lineEnd(int(t.tok(5).Start))
