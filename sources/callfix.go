@@ -49,14 +49,7 @@ func (t *translator) fixCall(k int, fix callFix, e hipmap.Entry) {
 		t.newCallForm(k, fix, e)
 		return
 	}
-	if !t.is(k+1, "(") {
-		return
-	}
-	close := t.matching(k + 1)
-	if close < 0 {
-		return
-	}
-	args, ok := t.args(k+1, close)
+	args, close, ok := t.call(k)
 	if ok && len(args) > fix.args {
 		args, ok = t.joinTemplateArgs(args)
 	}
@@ -138,21 +131,27 @@ func (t *translator) joinTemplateArgs(args [][2]int) (joined [][2]int, ok bool) 
 // calls an earlier translation renamed.
 var newCallHIP = map[string]string{"hipMemPrefetchAsync": "cudaMemPrefetchAsync"}
 
+// call returns the arguments of the call whose function name is at k
+// (see args) and the position of its closing parenthesis; ok is false
+// when k is not called or the list is malformed.
+func (t *translator) call(k int) (args [][2]int, close int, ok bool) {
+	if !t.is(k+1, "(") {
+		return nil, -1, false
+	}
+	if close = t.matching(k + 1); close < 0 {
+		return nil, -1, false
+	}
+	args, ok = t.args(k+1, close)
+	return args, close, ok
+}
+
 // callArgs counts the arguments of the call whose function name is at k,
 // or returns -1 when k is not called.
 func (t *translator) callArgs(k int) int {
-	if !t.is(k+1, "(") {
-		return -1
+	if args, _, ok := t.call(k); ok {
+		return len(args)
 	}
-	close := t.matching(k + 1)
-	if close < 0 {
-		return -1
-	}
-	args, ok := t.args(k+1, close)
-	if !ok {
-		return -1
-	}
-	return len(args)
+	return -1
 }
 
 // newCallForm reports the call at k of a form of e's function that HIP's

@@ -616,13 +616,12 @@ func (t *translator) removedInclude(k, end int) string {
 	if end < len(t.toks) {
 		to = t.tok(end).Start
 	}
-	const mark = "/* hipgen: removed #include <"
 	for _, c := range t.comments {
 		if c.Start < from || c.Start >= to {
 			continue
 		}
-		if text := t.src[c.Start:c.End]; bytes.HasPrefix(text, []byte(mark)) {
-			if p, _, ok := strings.Cut(string(text[len(mark):]), ">"); ok {
+		if text := t.src[c.Start:c.End]; bytes.HasPrefix(text, []byte(removedIncludeMark)) {
+			if p, _, ok := strings.Cut(string(text[len(removedIncludeMark):]), ">"); ok {
 				return "<" + p + ">"
 			}
 		}

@@ -266,7 +266,7 @@ func (t *translator) unavailableHeader(k, pk int, p, note string, minROCm Versio
 	end := t.endOfDirective(k)
 	// A block comment, so that whatever follows on the line stays code.
 	t.edits = append(t.edits, edit{int(t.tok(k).Start), int(t.tok(end - 1).End),
-		"/* hipgen: removed #include <" + strings.ReplaceAll(p, "*/", "* /") + ">, which has no HIP equivalent in ROCm " + t.ver.String() + " */"})
+		removedIncludeMark + strings.ReplaceAll(p, "*/", "* /") + ">, which has no HIP equivalent in ROCm " + t.ver.String() + " */"})
 }
 
 // includeNotFound reports the quoted include p at pk, which the project
@@ -281,6 +281,10 @@ func (t *translator) includeNotFound(pk int, p string) {
 	}
 	t.report(pk, sev, "include-not-found", "\""+p+"\" is not in the project beside the file or in an include directory (-I, the manifest's): left as written and not translated; if it is the project's, add its directory with -I")
 }
+
+// removedIncludeMark starts the comment that stands in for a removed
+// include (unavailableHeader); removedInclude finds it again in an output.
+const removedIncludeMark = "/* hipgen: removed #include <"
 
 func delimit(p string, quoted bool) string {
 	if quoted {

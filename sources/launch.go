@@ -154,16 +154,18 @@ func (t *translator) launchesInStatement(k int) int {
 
 // inDeviceFunction reports whether the k-th token is in the body of a
 // function declared __global__ or __device__: the outermost enclosing
-// block that follows a parameter list (not that of an if, for, while,
-// switch or catch), whose declaration, back to the previous ';', '{',
-// '}' or directive, says so.
+// block that follows a parameter list (lex.Brackets.BraceAfter; not the
+// list of an if, for, while, switch or catch), whose declaration, back to
+// the previous ';', '{', '}' or directive, says so.
 func (t *translator) inDeviceFunction(k int) bool {
+	o := t.openAround(k)
+	if o < 0 {
+		return false
+	}
 	body := -1
-	for o := t.openAround(k); o >= 0; o = t.openAround(o) {
-		if t.is(o-1, ")") {
-			if open := t.openingParen(o - 1); open > 0 && !controlWords[string(t.text(open-1))] && !t.is(open-1, "catch") {
-				body = o
-			}
+	for b := t.braceOf(int32(o)); b >= 0; b = t.br.BraceUp[b] {
+		if open := int(t.br.BraceAfter[b]); open > 0 && !controlWords[string(t.text(open-1))] && !t.is(open-1, "catch") {
+			body = int(t.br.Braces[b])
 		}
 	}
 	if body < 0 {
@@ -178,22 +180,4 @@ func (t *translator) inDeviceFunction(k int) bool {
 		}
 	}
 	return false
-}
-
-// openingParen returns the '(' that the ')' at c closes, or -1.
-func (t *translator) openingParen(c int) int {
-	depth := 0
-	for j := c; j >= 0 && j > c-4096; j-- {
-		switch {
-		case t.is(j, ")"):
-			depth++
-		case t.is(j, "("):
-			if depth--; depth == 0 {
-				return j
-			}
-		case t.is(j, ";"), t.is(j, "{"), t.is(j, "}"):
-			return -1
-		}
-	}
-	return -1
 }

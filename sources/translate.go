@@ -483,7 +483,7 @@ func (t *translator) shimMacro(k int) bool {
 	if !ok || !e.Renames() {
 		return false
 	}
-	for j := k + 1; j < len(t.toks) && t.tok(j).Directive && !(t.is(j, "#") && t.isLineStart(j)); j++ {
+	for j, end := k+1, t.endOfDirective(k-2); j < end; j++ { // k-2 is the '#'
 		if t.tok(j).Kind == lex.Ident && string(t.text(j)) == e.HIP {
 			return true
 		}

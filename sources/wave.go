@@ -154,14 +154,7 @@ func namesFP8(b []byte) bool {
 func (t *translator) warpCall(k int, name string) int {
 	t.needRuntime = true
 	open := k + 1
-	if !t.is(open, "(") {
-		return k + 1
-	}
-	close := t.matching(open)
-	if close < 0 {
-		return k + 1
-	}
-	args, ok := t.args(open, close)
+	args, close, ok := t.call(k)
 	if !ok || len(args) > 1 && t.hasLiteral(args[0][0], args[0][1]) || name == "__activemask" && len(args) > 0 {
 		// Malformed (__activemask takes no argument), or a mask with a
 		// literal in it, which dropping the mask would delete: left as
