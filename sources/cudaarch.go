@@ -2,6 +2,7 @@ package sources
 
 import (
 	"bytes"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -616,9 +617,11 @@ func (t *translator) removedInclude(k, end int) string {
 	if end < len(t.toks) {
 		to = t.tok(end).Start
 	}
-	for _, c := range t.comments {
-		if c.Start < from || c.Start >= to {
-			continue
+	// The comments are in file order.
+	first := sort.Search(len(t.comments), func(i int) bool { return t.comments[i].Start >= from })
+	for _, c := range t.comments[first:] {
+		if c.Start >= to {
+			break
 		}
 		if text := t.src[c.Start:c.End]; bytes.HasPrefix(text, []byte(removedIncludeMark)) {
 			if p, _, ok := strings.Cut(string(text[len(removedIncludeMark):]), ">"); ok {
@@ -650,8 +653,9 @@ func (t *translator) unportableHeader(pk int) string {
 // portableCounterpart returns the line of an "#if MACRO >= N" (or >) block
 // with the same macro and N whose content ports, or 0.
 func (t *translator) portableCounterpart(k int, macro, num string) int {
-	for i := 0; i+4 < len(t.toks); i++ {
-		if i == k || !t.is(i, "#") || !t.tok(i).Directive || !t.is(i+1, "if") && !t.is(i+1, "elif") {
+	for _, sc := range t.scopes { // the '#' of every #if and #elif is there
+		i := int(sc)
+		if i == k || i+4 >= len(t.toks) || t.toks[i].Kind != lex.Punct || !t.is(i+1, "if") && !t.is(i+1, "elif") {
 			continue
 		}
 		if !t.is(i+2, macro) || !t.is(i+3, ">=") && !t.is(i+3, ">") || !t.is(i+4, num) {
