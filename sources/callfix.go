@@ -22,6 +22,10 @@ type callFix struct {
 	// which HIP's function lacks: such a call is reported, not patched
 	// (see newCallForm).
 	newForm string
+	// rename is the HIP function that takes the form with args arguments
+	// (one fewer, with missing appended, when CUDA's last has a default):
+	// HIP gives that form its own name (see renameCall).
+	rename string
 }
 
 const kernelCast = "reinterpret_cast<const void*>"
@@ -37,6 +41,7 @@ var callFixes = map[string]callFix{
 	"cudaMalloc3DArray":          {args: 3, missing: "0", why: "has no default for its flags argument"},
 	"cudaStreamWaitEvent":        {args: 2, missing: "0", why: "has no default for its flags argument"},
 	"cudaMemPrefetchAsync":       {args: 5, newForm: "CUDA 13", why: "takes a device number, not a cudaMemLocation and flags"},
+	"cudaGraphInstantiate":       {args: 3, missing: "0", rename: "cudaGraphInstantiateWithFlags", why: "keeps CUDA 11's five arguments (error node, log buffer and size); CUDA 12's form with flags"},
 }
 
 // fixCall patches the call of e's HIP function whose name is at k. More
@@ -47,6 +52,10 @@ var callFixes = map[string]callFix{
 func (t *translator) fixCall(k int, fix callFix, e hipmap.Entry) {
 	if fix.newForm != "" {
 		t.newCallForm(k, fix, e)
+		return
+	}
+	if fix.rename != "" {
+		t.renameCall(k, fix, e)
 		return
 	}
 	args, close, ok := t.call(k)
@@ -127,9 +136,31 @@ func (t *translator) joinTemplateArgs(args [][2]int) (joined [][2]int, ok bool) 
 	return joined, open == 0
 }
 
-// newCallHIP names, by HIP name, the functions of the newForm fixes, whose
-// calls an earlier translation renamed.
-var newCallHIP = map[string]string{"hipMemPrefetchAsync": "cudaMemPrefetchAsync"}
+// newCallHIP names, by HIP name, the functions of the newForm and rename
+// fixes, whose calls an earlier translation renamed.
+var newCallHIP = map[string]string{"hipMemPrefetchAsync": "cudaMemPrefetchAsync", "hipGraphInstantiate": "cudaGraphInstantiate"}
+
+// unportableCallForm returns, for a call at k of a form that a fix cannot
+// port to the target ROCm (see callFix.newForm and callFix.rename), what
+// it is, and "" for any other token. The function may be named by its
+// CUDA name or by the HIP name an earlier translation gave it.
+func (t *translator) unportableCallForm(k int) string {
+	b := string(t.text(k))
+	for _, name := range [2]string{b, newCallHIP[b]} {
+		f, ok := callFixes[name]
+		if !ok || f.newForm == "" && (f.rename == "" || t.renameAvailable(f)) {
+			continue
+		}
+		n := t.callArgs(k)
+		switch {
+		case f.newForm != "" && n == f.args:
+			return "the " + f.newForm + " form of " + name
+		case f.rename != "" && (n == f.args || n == f.args-1):
+			return "the " + strconv.Itoa(n) + "-argument form of " + name
+		}
+	}
+	return ""
+}
 
 // call returns the arguments of the call whose function name is at k
 // (see args) and the position of its closing parenthesis; ok is false
@@ -160,4 +191,50 @@ func (t *translator) newCallForm(k int, fix callFix, e hipmap.Entry) {
 	if t.callArgs(k) == fix.args {
 		t.report(k, diag.Error, "unsupported-api", "the "+fix.newForm+" form of "+e.CUDA+" ("+strconv.Itoa(fix.args)+" arguments) has no HIP counterpart: "+e.HIP+" "+fix.why)
 	}
+}
+
+// renameCall gives the call at k of e's function, when it has fix.args
+// arguments or one fewer, the name of fix.rename's HIP function, and
+// appends fix.missing to the shorter form.
+func (t *translator) renameCall(k int, fix callFix, e hipmap.Entry) {
+	args, close, ok := t.call(k)
+	if !ok || len(args) != fix.args && len(args) != fix.args-1 {
+		return
+	}
+	to, ok := t.tbl.Identifier(fix.rename, t.ver)
+	if !ok || !to.Available(t.ver) {
+		since := ""
+		if ok && !to.MinROCm.IsZero() {
+			since = ", which came with ROCm " + to.MinROCm.String()
+		}
+		t.report(k, diag.Error, "unsupported-api", "this "+strconv.Itoa(len(args))+"-argument call of "+e.CUDA+" has no counterpart in ROCm "+t.ver.String()+": "+e.HIP+" "+fix.why+" is "+to.HIP+since)
+		return
+	}
+	t.setReplacement(k, to.HIP)
+	added := ""
+	if len(args) == fix.args-1 {
+		t.insert(int(t.tok(close).Start), ", "+fix.missing)
+		added = ", and its flags (" + fix.missing + ", CUDA's default) are added"
+	}
+	t.report(k, diag.Note, "call-fix", e.HIP+" "+fix.why+" is "+to.HIP+": the call is renamed"+added)
+}
+
+// setReplacement makes s the replacement of the token at k, which an
+// earlier edit replaced.
+func (t *translator) setReplacement(k int, s string) {
+	tk := t.tok(k)
+	for i := len(t.edits) - 1; i >= 0; i-- {
+		if e := &t.edits[i]; e.start == int(tk.Start) && e.end == int(tk.End) {
+			e.text = s
+			return
+		}
+	}
+	t.replace(k, s)
+}
+
+// renameAvailable reports whether the target ROCm has the function fix
+// renames calls to.
+func (t *translator) renameAvailable(fix callFix) bool {
+	to, ok := t.tbl.Identifier(fix.rename, t.ver)
+	return ok && to.Available(t.ver)
 }

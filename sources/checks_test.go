@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"regexp"
 	"testing"
+
+	"github.com/hipgen/hipgen/sources/hipmap"
 )
 
 // TestChecksListed keeps Checks (the documented list) in step with the
@@ -31,5 +33,21 @@ func TestChecksListed(t *testing.T) {
 	}
 	if found < 10 {
 		t.Fatalf("found only %d check names in the sources; the pattern is stale", found)
+	}
+}
+
+// TestCallFixesNameTableEntries checks that every function a call fix
+// applies to, and every function it renames a call to, is in the table.
+func TestCallFixesNameTableEntries(t *testing.T) {
+	tbl := hipmap.Default()
+	for name, fix := range callFixes {
+		for _, n := range []string{name, fix.rename} {
+			if n == "" {
+				continue
+			}
+			if _, ok := tbl.Identifier(n, hipmap.Version{}); !ok {
+				t.Errorf("call fix of %s: %s is not in the table", name, n)
+			}
+		}
 	}
 }

@@ -588,11 +588,8 @@ func (t *translator) blockUnportable(k int) string {
 		if sp, ok := t.names.special[string(b)]; ok && (sp.kind == spAsm || sp.kind == spHopper) {
 			return string(b)
 		}
-		if f, ok := callFixes[string(b)]; ok && f.newForm != "" && t.callArgs(i) == f.args {
-			return "the " + f.newForm + " form of " + string(b)
-		}
-		if f, ok := callFixes[newCallHIP[string(b)]]; ok && f.newForm != "" && t.callArgs(i) == f.args {
-			return "the " + f.newForm + " form of " + newCallHIP[string(b)] // translated before
+		if why := t.unportableCallForm(i); why != "" {
+			return why
 		}
 		e, ok := t.lookupIdent(b)
 		if !ok && bytes.HasPrefix(b, []byte("__nv_")) && !t.definesFunction(string(b)) && t.definesAt()[string(b)] == nil {
