@@ -2,6 +2,7 @@ package sources
 
 import (
 	"bytes"
+	"strconv"
 	"strings"
 
 	"github.com/hipgen/hipgen/diag"
@@ -194,6 +195,9 @@ func (t *translator) special(k int, b []byte) (next int, handled bool) {
 		t.needRuntime = true
 		if t.is(k+1, ".") {
 			t.builtinArgument(k)
+		}
+		if s == "__launch_bounds__" {
+			t.launchBounds(k)
 		}
 	case spLibcuxx:
 		// libcu++'s cuda::std mirrors the standard library, which HIP
@@ -537,4 +541,53 @@ var propMembers = map[string]struct {
 	why    string
 }{
 	"sharedMemPerBlockOptin": {Version{Major: 6, Minor: 0}, "sharedMemPerBlock", "the most shared memory (LDS) an AMD GPU gives a block, with no opt-in"},
+}
+
+// launchBounds handles __launch_bounds__(T, N[, C]) at k. HIP's macro takes
+// at most two arguments and hands the second to amdgpu_waves_per_eu: the
+// least number of waves per SIMD the kernel's registers must leave room
+// for, where CUDA means the least number of resident blocks of T threads
+// per multiprocessor. The third, CUDA 12's most blocks per cluster, has no
+// meaning without clusters and is dropped (hipcc rejects it).
+func (t *translator) launchBounds(k int) {
+	args, close, ok := t.call(k)
+	if !ok || len(args) < 2 || len(args) > 3 {
+		return
+	}
+	if len(args) == 3 {
+		t.edits = append(t.edits, edit{int(t.tok(args[1][1]).End), int(t.tok(close).Start), ""})
+		t.report(args[2][0], diag.Note, checkLaunchBounds, "the third argument of __launch_bounds__ (most blocks per cluster, CUDA 12) is dropped: HIP's takes two, and AMD GPUs have no thread block clusters")
+	}
+	n, nok := t.intArg(args[1])
+	if nok && n == 1 {
+		return // at least one block, at least one wave: both hold anyway
+	}
+	msg := "under CUDA the second argument of __launch_bounds__ is the least number of resident blocks per multiprocessor, but HIP hands it to amdgpu_waves_per_eu, the least number of waves per SIMD"
+	if th, tok := t.intArg(args[0]); tok && nok {
+		threads, blocks := strconv.FormatUint(th, 10), strconv.FormatUint(n, 10)
+		msg += ": " + blocks + " blocks of " + threads + " threads are " + waves(ceilDiv(n*th, 256)) + " per SIMD on CDNA (64-wide waves, 4 SIMDs per CU) and " + strconv.FormatUint(ceilDiv(n*th, 64), 10) + " on RDNA (32-wide, 2 per CU), where HIP asks for " + blocks
+	}
+	t.report(args[1][0], diag.Note, checkLaunchBounds, msg+"; a value above what the kernel needs caps its registers and can make it spill")
+}
+
+// checkLaunchBounds is the check of __launch_bounds__ arguments.
+const checkLaunchBounds = "launch-bounds"
+
+// intArg returns the value of an argument that is one integer literal.
+func (t *translator) intArg(a [2]int) (uint64, bool) {
+	if a[0] != a[1] || t.tok(a[0]).Kind != lex.Number {
+		return 0, false
+	}
+	v, err := strconv.ParseUint(strings.TrimRight(string(t.text(a[0])), "uUlL"), 0, 32)
+	return v, err == nil && v > 0
+}
+
+func ceilDiv(a, b uint64) uint64 { return (a + b - 1) / b }
+
+// waves is "1 wave" or "n waves".
+func waves(n uint64) string {
+	if n == 1 {
+		return "1 wave"
+	}
+	return strconv.FormatUint(n, 10) + " waves"
 }

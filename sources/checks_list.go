@@ -14,6 +14,7 @@ var Checks = []struct{ Name, Meaning string }{
 	{"inline-asm", "inline PTX assembly"},
 	{"include-not-found", "a quoted #include found neither beside the file nor in an include directory (left untranslated)"},
 	{"launch", "a kernel launch that --launch=ggl could not rewrite"},
+	{"launch-bounds", "__launch_bounds__ arguments, which HIP reads differently (waves per SIMD, not blocks per multiprocessor)"},
 	{"libcuxx", "libcu++ (cuda::std) mapped to the standard library"},
 	{"missing-library", "a header of a ROCm library (hipCUB, rocThrust, hipBLAS, ...) that the installed ROCm lacks"},
 	{"polyfill", "a CUDA function HIP lacks, replaced by a hipgen_ definition"},
