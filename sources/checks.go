@@ -51,6 +51,7 @@ const (
 	spCUDAArch
 	spComputeCap
 	spPropMember
+	spFloats2BF162
 )
 
 // specialName is the rule for one identifier; name is the map's own key,
@@ -90,6 +91,7 @@ func specialList() map[string]specialName {
 		add(spCGShuffle, n)
 	}
 	add(spCUDAArch, "__CUDA_ARCH__")
+	add(spFloats2BF162, "__floats2bfloat162_rn")
 	add(spComputeCap, "major", "minor")
 	for n := range propMembers {
 		add(spPropMember, n)
@@ -243,6 +245,8 @@ func (t *translator) special(k int, b []byte) (next int, handled bool) {
 	case spHopper:
 		t.report(k, diag.Error, "hopper-feature", s+": "+hopperWords[s]+" are an NVIDIA hardware feature with no AMD equivalent; rewrite this part for ROCm")
 		return k + 1, true
+	case spFloats2BF162:
+		return k + 1, t.floatsToBFloat162(k)
 	}
 	return 0, false
 }
@@ -590,4 +594,29 @@ func waves(n uint64) string {
 		return "1 wave"
 	}
 	return strconv.FormatUint(n, 10) + " waves"
+}
+
+// floatsToBFloat162 rewrites the call __floats2bfloat162_rn(a, b) at k,
+// which HIP lacks, as __float22bfloat162_rn(make_float2(a, b)), the same
+// conversion (each float rounded to nearest even) of a float2, which HIP
+// has from ROCm 5.7 and hipgen polyfills before. It reports whether it
+// did; a call with other arguments is left to the table, which reports it.
+func (t *translator) floatsToBFloat162(k int) bool {
+	args, close, ok := t.call(k)
+	if !ok || len(args) != 2 {
+		return false
+	}
+	t.insert(int(t.tok(k+1).End), "make_float2(")
+	t.insert(int(t.tok(close).Start), ")")
+	const to = "__float22bfloat162_rn"
+	if !t.usePolyfill(k, []byte(to)) {
+		name := to
+		if e, ok := t.lookupIdent([]byte(to)); ok {
+			t.applyEntry(k, e)
+			name = e.HIP
+		}
+		t.setReplacement(k, name)
+	}
+	t.report(k, diag.Note, "polyfill", "__floats2bfloat162_rn(a, b) became "+to+"(make_float2(a, b)): HIP has no __floats2bfloat162_rn, and the float2 form converts the same way")
+	return true
 }

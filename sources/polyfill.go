@@ -156,8 +156,18 @@ __device__ static inline H hipgen_hmin(H a, H b) {
 		"__nv_bfloat16":      bfloat16,
 		"__bfloat162float": {name: "hipgen_bfloat162float", why: "ROCm before 5.7 has only the hip_bfloat16 class, which converts to float", code: `template <class B>
 __host__ __device__ static inline float hipgen_bfloat162float(B b) { return static_cast<float>(b); }`},
-		"__float2bfloat16":    float2bfloat16,
-		"__float2bfloat16_rn": float2bfloat16, // the same rounding, to nearest even
+		"__float22bfloat162_rn": bfloat162Conversion("__float22bfloat162_rn", "hipgen_bfloat162", "float2 f", "hipgen_bfloat162(f.x, f.y)"),
+		"__bfloat1622float2":    bfloat162Conversion("__bfloat1622float2", "float2", "hipgen_bfloat162 b", "make_float2(static_cast<float>(b.x), static_cast<float>(b.y))"),
+		"__halves2bfloat162":    bfloat162Conversion("__halves2bfloat162", "hipgen_bfloat162", "hipgen_bfloat16 a, hipgen_bfloat16 b", "hipgen_bfloat162(a, b)"),
+		"__bfloat162bfloat162":  bfloat162Conversion("__bfloat162bfloat162", "hipgen_bfloat162", "hipgen_bfloat16 a", "hipgen_bfloat162(a, a)"),
+		"__low2bfloat16":        bfloat162Conversion("__low2bfloat16", "hipgen_bfloat16", "hipgen_bfloat162 b", "b.x"),
+		"__high2bfloat16":       bfloat162Conversion("__high2bfloat16", "hipgen_bfloat16", "hipgen_bfloat162 b", "b.y"),
+		"__low2bfloat162":       bfloat162Conversion("__low2bfloat162", "hipgen_bfloat162", "hipgen_bfloat162 b", "hipgen_bfloat162(b.x, b.x)"),
+		"__high2bfloat162":      bfloat162Conversion("__high2bfloat162", "hipgen_bfloat162", "hipgen_bfloat162 b", "hipgen_bfloat162(b.y, b.y)"),
+		"__lows2bfloat162":      bfloat162Conversion("__lows2bfloat162", "hipgen_bfloat162", "hipgen_bfloat162 a, hipgen_bfloat162 b", "hipgen_bfloat162(a.x, b.x)"),
+		"__highs2bfloat162":     bfloat162Conversion("__highs2bfloat162", "hipgen_bfloat162", "hipgen_bfloat162 a, hipgen_bfloat162 b", "hipgen_bfloat162(a.y, b.y)"),
+		"__float2bfloat16":      float2bfloat16,
+		"__float2bfloat16_rn":   float2bfloat16, // the same rounding, to nearest even
 	}
 }
 
@@ -253,11 +263,44 @@ __host__ __device__ static inline hipgen_bfloat16 hipgen_hmin(hipgen_bfloat16 a,
 // CUDA's). Storage and member access port; bf162 intrinsics do not, and
 // the table reports each of them.
 var bfloat162 = polyfill{name: "hipgen_bfloat162", typ: true, deps: []string{"__nv_bfloat16"},
-	why: "ROCm before 5.7 has no paired bfloat16 type; a struct of two bfloat16 values (hipgen_bfloat16, see its note) with CUDA's members x and y stands in (the bf162 intrinsics are not polyfilled)", code: `struct hipgen_bfloat162 {
+	why: "ROCm before 5.7 has no paired bfloat16 type; a struct of two bfloat16 values (hipgen_bfloat16, see its note) with CUDA's members x and y, arithmetic and bf162 intrinsics stands in", code: `struct hipgen_bfloat162 {
   hipgen_bfloat16 x, y;
   hipgen_bfloat162() = default;
   __host__ __device__ hipgen_bfloat162(hipgen_bfloat16 a, hipgen_bfloat16 b) : x(a), y(b) {}
-};`}
+  friend __host__ __device__ hipgen_bfloat162 operator+(hipgen_bfloat162 a, hipgen_bfloat162 b) { return hipgen_bfloat162(a.x + b.x, a.y + b.y); }
+  friend __host__ __device__ hipgen_bfloat162 operator-(hipgen_bfloat162 a, hipgen_bfloat162 b) { return hipgen_bfloat162(a.x - b.x, a.y - b.y); }
+  friend __host__ __device__ hipgen_bfloat162 operator*(hipgen_bfloat162 a, hipgen_bfloat162 b) { return hipgen_bfloat162(a.x * b.x, a.y * b.y); }
+  friend __host__ __device__ hipgen_bfloat162 operator/(hipgen_bfloat162 a, hipgen_bfloat162 b) { return hipgen_bfloat162(a.x / b.x, a.y / b.y); }
+  friend __host__ __device__ hipgen_bfloat162 operator-(hipgen_bfloat162 a) { return hipgen_bfloat162(-a.x, -a.y); }
+  __host__ __device__ hipgen_bfloat162& operator+=(hipgen_bfloat162 b) { return *this = *this + b; }
+  __host__ __device__ hipgen_bfloat162& operator-=(hipgen_bfloat162 b) { return *this = *this - b; }
+  __host__ __device__ hipgen_bfloat162& operator*=(hipgen_bfloat162 b) { return *this = *this * b; }
+  __host__ __device__ hipgen_bfloat162& operator/=(hipgen_bfloat162 b) { return *this = *this / b; }
+};
+` + bfloat162Intrinsics}
+
+// bfloat162Intrinsics are CUDA's bf162 overloads of the pair intrinsics
+// that HIP has only for __half2 before ROCm 5.7: each half as the bf16
+// intrinsic computes it (see bfloat16Intrinsics).
+const bfloat162Intrinsics = `__host__ __device__ static inline hipgen_bfloat162 __hadd2(hipgen_bfloat162 a, hipgen_bfloat162 b) { return a + b; }
+__host__ __device__ static inline hipgen_bfloat162 __hsub2(hipgen_bfloat162 a, hipgen_bfloat162 b) { return a - b; }
+__host__ __device__ static inline hipgen_bfloat162 __hmul2(hipgen_bfloat162 a, hipgen_bfloat162 b) { return a * b; }
+__host__ __device__ static inline hipgen_bfloat162 __h2div(hipgen_bfloat162 a, hipgen_bfloat162 b) { return a / b; }
+__host__ __device__ static inline hipgen_bfloat162 __hfma2(hipgen_bfloat162 a, hipgen_bfloat162 b, hipgen_bfloat162 c) { return hipgen_bfloat162(__hfma(a.x, b.x, c.x), __hfma(a.y, b.y, c.y)); }
+__host__ __device__ static inline hipgen_bfloat162 __hneg2(hipgen_bfloat162 a) { return -a; }
+__host__ __device__ static inline hipgen_bfloat162 __habs2(hipgen_bfloat162 a) { return hipgen_bfloat162(__habs(a.x), __habs(a.y)); }
+__host__ __device__ static inline float __low2float(hipgen_bfloat162 a) { return static_cast<float>(a.x); }
+__host__ __device__ static inline float __high2float(hipgen_bfloat162 a) { return static_cast<float>(a.y); }`
+
+// bfloat162Conversion is the polyfill of a bf162 conversion intrinsic
+// before ROCm 5.7, named hipgen_ and the CUDA name without its leading
+// underscores; params and body complete its definition.
+func bfloat162Conversion(cuda, result, params, body string) polyfill {
+	name := "hipgen_" + strings.TrimLeft(cuda, "_")
+	return polyfill{name: name, deps: []string{"__nv_bfloat162"},
+		why:  "ROCm before 5.7 has no paired bfloat16 type; this works on hipgen_bfloat162, which stands in for it",
+		code: "__host__ __device__ static inline " + result + " " + name + "(" + params + ") { return " + body + "; }"}
+}
 
 // usePolyfill renames the CUDA name at k when no table entry serves the
 // target ROCm and a polyfill exists. It reports whether it did.
