@@ -16,24 +16,44 @@ import (
 // cgReduceWhy is what the reduce polyfill assumes, for its note.
 const cgReduceWhy = "HIP's cooperative groups have no reduce(); the polyfill reduces a thread_block_tile<N> " +
 	"with shfl_xor of width N (log2 N steps, the same on 64- and 32-wide wavefronts) and another group (a coalesced_group, " +
-	"a binary_partition) by shuffling from each rank in turn; like CUDA's, every thread of the group must call it, and the value " +
-	"type must be one HIP's tile shuffles accept (integer or floating point)"
+	"a binary_partition) by shuffling from each rank in turn; like CUDA's, every thread of the group must call it; values that " +
+	"HIP's tile shuffles refuse (a struct, __half) are shuffled 32 bits at a time"
 
 // cgReduce is reduce over a tile (any group template whose first argument
 // is the tile size: HIP's thread_block_tile<N, Parent> and its bases) and,
 // less specialised, over any group with rank-addressed shfl (a
 // coalesced_group). Butterfly steps give every lane the same value: each
 // step combines the same two operands on both partners.
-const cgReduce = `template <template <unsigned int, class...> class Tile, unsigned int N, class... P, class T, class Op>
+const cgReduce = `template <class G, class T>
+__device__ static inline T hipgen_cg_xor(const G& g, T v, unsigned int i, std::true_type) { return g.shfl_xor(v, i); }
+template <class G, class T>
+__device__ static inline T hipgen_cg_xor(const G& g, T v, unsigned int i, std::false_type) {
+  unsigned int w[(sizeof(T) + 3) / 4] = {};
+  __builtin_memcpy(w, &v, sizeof(T));
+  for (unsigned int j = 0; j < (sizeof(T) + 3) / 4; ++j) w[j] = g.shfl_xor(w[j], i);
+  __builtin_memcpy(&v, w, sizeof(T));
+  return v;
+}
+template <class G, class T>
+__device__ static inline T hipgen_cg_from(const G& g, T v, int r, std::true_type) { return g.shfl(v, r); }
+template <class G, class T>
+__device__ static inline T hipgen_cg_from(const G& g, T v, int r, std::false_type) {
+  unsigned int w[(sizeof(T) + 3) / 4] = {};
+  __builtin_memcpy(w, &v, sizeof(T));
+  for (unsigned int j = 0; j < (sizeof(T) + 3) / 4; ++j) w[j] = g.shfl(w[j], r);
+  __builtin_memcpy(&v, w, sizeof(T));
+  return v;
+}
+template <template <unsigned int, class...> class Tile, unsigned int N, class... P, class T, class Op>
 __device__ static inline T hipgen_cg_reduce(const Tile<N, P...>& g, T v, Op op) {
-  for (unsigned int i = 1; i < N; i *= 2) v = op(v, g.shfl_xor(v, i));
+  for (unsigned int i = 1; i < N; i *= 2) v = op(v, hipgen_cg_xor(g, v, i, std::is_arithmetic<T>{}));
   return v;
 }
 template <class Group, class T, class Op>
 __device__ static inline T hipgen_cg_reduce(const Group& g, T v, Op op) {
-  T r = g.shfl(v, 0);
+  T r = hipgen_cg_from(g, v, 0, std::is_arithmetic<T>{});
   for (unsigned int i = 1; i < warpSize; ++i) {
-    T w = g.shfl(v, (int)i);
+    T w = hipgen_cg_from(g, v, (int)i, std::is_arithmetic<T>{});
     if (i < g.size()) r = op(r, w);
   }
   return r;

@@ -52,6 +52,7 @@ const (
 	spComputeCap
 	spPropMember
 	spFloats2BF162
+	spHasInclude
 )
 
 // specialName is the rule for one identifier; name is the map's own key,
@@ -92,6 +93,7 @@ func specialList() map[string]specialName {
 	}
 	add(spCUDAArch, "__CUDA_ARCH__")
 	add(spFloats2BF162, "__floats2bfloat162_rn")
+	add(spHasInclude, "__has_include")
 	add(spComputeCap, "major", "minor")
 	for n := range propMembers {
 		add(spPropMember, n)
@@ -247,6 +249,9 @@ func (t *translator) special(k int, b []byte) (next int, handled bool) {
 		return k + 1, true
 	case spFloats2BF162:
 		return k + 1, t.floatsToBFloat162(k)
+	case spHasInclude:
+		t.hasInclude(k)
+		return k + 1, true
 	}
 	return 0, false
 }

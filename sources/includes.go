@@ -403,3 +403,47 @@ var stdHeaders = map[string]bool{
 	"iterator": true, "limits": true, "numeric": true, "optional": true, "ratio": true,
 	"span": true, "tuple": true, "type_traits": true, "utility": true, "variant": true,
 }
+
+// hasInclude handles __has_include(HEADER) at k in a directive. A CUDA
+// header that translation renames is renamed here too. One whose includes
+// translation removes (no HIP equivalent in the target ROCm) makes the
+// test 0: the header is gone from the HIP build, but a CUDA copy may still
+// be on the include path (Debian's toolkit puts nvml.h in /usr/include),
+// and the test would then enable code for a header that is never included.
+func (t *translator) hasInclude(k int) {
+	if !t.tok(k).Directive || !t.is(k+1, "(") {
+		return
+	}
+	close := t.matching(k + 1)
+	if close < 0 || close == k+2 {
+		return
+	}
+	first, last := t.tok(k+2), t.tok(close-1)
+	text := string(t.src[first.Start:last.End])
+	if len(text) < 2 {
+		return
+	}
+	var p string
+	quoted := false
+	switch {
+	case text[0] == '<' && text[len(text)-1] == '>':
+		p = text[1 : len(text)-1]
+	case text[0] == '"' && text[len(text)-1] == '"':
+		p, quoted = text[1:len(text)-1], true
+	default:
+		return
+	}
+	if t.isLocal(p) || p == RuntimeHeader {
+		return
+	}
+	e, ok := t.tbl.Header(p, t.ver)
+	switch {
+	case ok && e.Available(t.ver):
+		if e.Renames() {
+			t.edits = append(t.edits, edit{int(first.Start), int(last.End), delimit(e.HIP, quoted)})
+		}
+	case ok || !quoted && isCUDAHeader(p):
+		t.edits = append(t.edits, edit{int(t.tok(k).Start), int(t.tok(close).End), "0"})
+		t.report(k, diag.Note, "unsupported-header", "__has_include("+text+") became 0: translation removes the includes of "+text+", which has no HIP equivalent in ROCm "+t.ver.String()+", and a CUDA copy on the include path would make the test true for a header the HIP build never sees")
+	}
+}

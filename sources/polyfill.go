@@ -156,6 +156,10 @@ __device__ static inline H hipgen_hmin(H a, H b) {
 		"__nv_bfloat16":      bfloat16,
 		"__bfloat162float": {name: "hipgen_bfloat162float", why: "ROCm before 5.7 has only the hip_bfloat16 class, which converts to float", code: `template <class B>
 __host__ __device__ static inline float hipgen_bfloat162float(B b) { return static_cast<float>(b); }`},
+		"__ushort_as_bfloat16":  bfloat16Bits("__ushort_as_bfloat16", "hipgen_bfloat16", "unsigned short u", "hipgen_bfloat16 b; b.data = u; return b;"),
+		"__short_as_bfloat16":   bfloat16Bits("__short_as_bfloat16", "hipgen_bfloat16", "short s", "hipgen_bfloat16 b; b.data = (unsigned short)s; return b;"),
+		"__bfloat16_as_ushort":  bfloat16Bits("__bfloat16_as_ushort", "unsigned short", "hipgen_bfloat16 b", "return b.data;"),
+		"__bfloat16_as_short":   bfloat16Bits("__bfloat16_as_short", "short", "hipgen_bfloat16 b", "return (short)b.data;"),
 		"__float22bfloat162_rn": bfloat162Conversion("__float22bfloat162_rn", "hipgen_bfloat162", "float2 f", "hipgen_bfloat162(f.x, f.y)"),
 		"__bfloat1622float2":    bfloat162Conversion("__bfloat1622float2", "float2", "hipgen_bfloat162 b", "make_float2(static_cast<float>(b.x), static_cast<float>(b.y))"),
 		"__halves2bfloat162":    bfloat162Conversion("__halves2bfloat162", "hipgen_bfloat162", "hipgen_bfloat16 a, hipgen_bfloat16 b", "hipgen_bfloat162(a, b)"),
@@ -181,7 +185,8 @@ __host__ __device__ static inline float hipgen_bfloat162float(B b) { return stat
 // result rounded back.
 var bfloat16 = polyfill{name: "hipgen_bfloat16", typ: true, replaces: "hip_bfloat16",
 	why: "ROCm before 5.7 has only the hip_bfloat16 class, whose constructor from float is explicit; a hip_bfloat16 that converts from float, double and integers implicitly, as CUDA's __nv_bfloat16 does, stands in",
-	code: `struct hipgen_bfloat16 : hip_bfloat16 {
+	code: `#include <hip/hip_bfloat16.h>
+struct hipgen_bfloat16 : hip_bfloat16 {
   hipgen_bfloat16() = default;
   __host__ __device__ hipgen_bfloat16(hip_bfloat16 b) : hip_bfloat16(b) {}
   __host__ __device__ hipgen_bfloat16(float f) : hip_bfloat16(f) {}
@@ -255,7 +260,21 @@ __host__ __device__ static inline bool __hgeu(hipgen_bfloat16 a, hipgen_bfloat16
 __host__ __device__ static inline hipgen_bfloat16 __hmax(hipgen_bfloat16 a, hipgen_bfloat16 b) { float x = static_cast<float>(a), y = static_cast<float>(b); return x != x ? b : y != y ? a : x > y ? a : y > x ? b : (a.data & 0x8000u) ? b : a; }
 __host__ __device__ static inline hipgen_bfloat16 __hmin(hipgen_bfloat16 a, hipgen_bfloat16 b) { float x = static_cast<float>(a), y = static_cast<float>(b); return x != x ? b : y != y ? a : x < y ? a : y < x ? b : (a.data & 0x8000u) ? a : b; }
 __host__ __device__ static inline hipgen_bfloat16 hipgen_hmax(hipgen_bfloat16 a, hipgen_bfloat16 b) { float x = static_cast<float>(a), y = static_cast<float>(b); return x != x ? b : y != y ? a : x > y ? a : y > x ? b : (a.data & 0x8000u) ? b : a; }
-__host__ __device__ static inline hipgen_bfloat16 hipgen_hmin(hipgen_bfloat16 a, hipgen_bfloat16 b) { float x = static_cast<float>(a), y = static_cast<float>(b); return x != x ? b : y != y ? a : x < y ? a : y < x ? b : (a.data & 0x8000u) ? a : b; }`
+__host__ __device__ static inline hipgen_bfloat16 hipgen_hmin(hipgen_bfloat16 a, hipgen_bfloat16 b) { float x = static_cast<float>(a), y = static_cast<float>(b); return x != x ? b : y != y ? a : x < y ? a : y < x ? b : (a.data & 0x8000u) ? a : b; }
+__device__ static inline hipgen_bfloat16 atomicAdd(hipgen_bfloat16* p, hipgen_bfloat16 v) {
+  unsigned long long at = reinterpret_cast<unsigned long long>(p);
+  unsigned int* w = reinterpret_cast<unsigned int*>(at & ~3ull);
+  unsigned int shift = (unsigned int)(at & 2) * 8;
+  unsigned int old = *w, assumed;
+  hipgen_bfloat16 cur;
+  do {
+    assumed = old;
+    cur.data = (unsigned short)(assumed >> shift);
+    hipgen_bfloat16 sum = cur + v;
+    old = atomicCAS(w, assumed, (assumed & ~(0xffffu << shift)) | (unsigned int)sum.data << shift);
+  } while (assumed != old);
+  return cur;
+}`
 
 // bfloat162 stands in for CUDA's pair of bfloat16 values before ROCm 5.7,
 // whose hip/hip_bfloat16.h has only the scalar class: the same members x
@@ -263,7 +282,7 @@ __host__ __device__ static inline hipgen_bfloat16 hipgen_hmin(hipgen_bfloat16 a,
 // CUDA's). Storage and member access port; bf162 intrinsics do not, and
 // the table reports each of them.
 var bfloat162 = polyfill{name: "hipgen_bfloat162", typ: true, deps: []string{"__nv_bfloat16"},
-	why: "ROCm before 5.7 has no paired bfloat16 type; a struct of two bfloat16 values (hipgen_bfloat16, see its note) with CUDA's members x and y, arithmetic and bf162 intrinsics stands in", code: `struct hipgen_bfloat162 {
+	why: "ROCm before 5.7 has no paired bfloat16 type; a struct of two bfloat16 values (hipgen_bfloat16, see its note) with CUDA's members x and y, arithmetic and bf162 intrinsics stands in", code: `struct alignas(4) hipgen_bfloat162 {
   hipgen_bfloat16 x, y;
   hipgen_bfloat162() = default;
   __host__ __device__ hipgen_bfloat162(hipgen_bfloat16 a, hipgen_bfloat16 b) : x(a), y(b) {}
@@ -290,7 +309,29 @@ __host__ __device__ static inline hipgen_bfloat162 __hfma2(hipgen_bfloat162 a, h
 __host__ __device__ static inline hipgen_bfloat162 __hneg2(hipgen_bfloat162 a) { return -a; }
 __host__ __device__ static inline hipgen_bfloat162 __habs2(hipgen_bfloat162 a) { return hipgen_bfloat162(__habs(a.x), __habs(a.y)); }
 __host__ __device__ static inline float __low2float(hipgen_bfloat162 a) { return static_cast<float>(a.x); }
-__host__ __device__ static inline float __high2float(hipgen_bfloat162 a) { return static_cast<float>(a.y); }`
+__host__ __device__ static inline float __high2float(hipgen_bfloat162 a) { return static_cast<float>(a.y); }
+__device__ static inline hipgen_bfloat162 atomicAdd(hipgen_bfloat162* p, hipgen_bfloat162 v) {
+  unsigned int* w = reinterpret_cast<unsigned int*>(p);
+  unsigned int old = *w, assumed;
+  hipgen_bfloat162 cur;
+  do {
+    assumed = old;
+    cur.x.data = (unsigned short)assumed;
+    cur.y.data = (unsigned short)(assumed >> 16);
+    hipgen_bfloat162 sum = cur + v;
+    old = atomicCAS(w, assumed, (unsigned int)sum.x.data | (unsigned int)sum.y.data << 16);
+  } while (assumed != old);
+  return cur;
+}`
+
+// bfloat16Bits is the polyfill of a reinterpretation between bf16 and
+// its 16 bits before ROCm 5.7 (hip_bfloat16's data member holds them).
+func bfloat16Bits(cuda, result, params, body string) polyfill {
+	name := "hipgen_" + strings.TrimLeft(cuda, "_")
+	return polyfill{name: name, deps: []string{"__nv_bfloat16"},
+		why:  "ROCm before 5.7 has only the hip_bfloat16 class, whose data member holds the 16 bits",
+		code: "__host__ __device__ static inline " + result + " " + name + "(" + params + ") { " + body + " }"}
+}
 
 // bfloat162Conversion is the polyfill of a bf162 conversion intrinsic
 // before ROCm 5.7, named hipgen_ and the CUDA name without its leading
@@ -403,13 +444,42 @@ func (t *translator) polyfillBlock() (string, int) {
 // #include before the first use, so the types the definitions need
 // (__half, hip_bfloat16) are declared, but never before hip_runtime.h.
 func (t *translator) polyfillOffset(first, runtimeEnd int) int {
+	// Only includes at file scope (inside the include guard, if any)
+	// count: the block must not land in a conditional block, which would
+	// hide it from the uses outside.
+	base := t.condDepthAt(t.insertAt)
 	off := runtimeEnd
+	if t.condDepthAt(off) != base {
+		off = t.insertAt
+	}
 	for _, end := range t.includeEnds {
-		if end <= first && end > off {
+		if end <= first && end > off && t.condDepthAt(end) == base {
 			off = end
 		}
 	}
 	return off
+}
+
+// condDepthAt returns how many #if, #ifdef and #ifndef blocks are open at
+// the byte offset off.
+func (t *translator) condDepthAt(off int) int {
+	depth := 0
+	for _, sc := range t.scopes {
+		k := int(sc)
+		if int(t.toks[k].Start) >= off {
+			break
+		}
+		if t.toks[k].Kind != lex.Punct {
+			continue // namespace or using
+		}
+		switch string(t.text(k + 1)) {
+		case "if", "ifdef", "ifndef":
+			depth++
+		case "endif":
+			depth--
+		}
+	}
+	return depth
 }
 
 // float2bfloat16 converts a float to the bfloat16 stand-in before ROCm

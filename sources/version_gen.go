@@ -6,4 +6,4 @@ package sources
 // Go file below sources/, the mapping table included). It is part of
 // every cache key, so a file translated by another build of the
 // translator is translated again.
-const TranslatorVersion = "8187fc4a55e4a6d8"
+const TranslatorVersion = "f12bbfe1fb3c8fb5"
