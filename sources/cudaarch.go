@@ -194,7 +194,7 @@ func (t *translator) reportArchTest(j int) {
 func (t *translator) conjunction(k int) condFrame {
 	depth := 0
 	term := true // the next token starts a term
-	arch, derived, version := -1, -1, -1
+	arch, derived, version, older := -1, -1, -1, -1
 	bare := false     // the version test is a term itself, not in parentheses
 	hipExcluded := "" // a term !defined(X) where X names HIP or ROCm
 	var unknown []string
@@ -217,6 +217,9 @@ func (t *translator) conjunction(k int) condFrame {
 			if version < 0 && t.endsTerm(end+1) {
 				version = t.falseVersionTest(j+1, end)
 			}
+			if older < 0 && t.endsTerm(end+1) && t.olderTest(j+1, func(e int) bool { return e == end }) {
+				older = j + 1 // "(__CUDACC_VER_MAJOR__ < 12)"
+			}
 			j = end
 		case t.isByte(j, '('):
 			depth++
@@ -233,6 +236,8 @@ func (t *translator) conjunction(k int) condFrame {
 			// versionCondition's, one among other terms is false so.
 			if falseAtZero(string(t.text(j+1))) && t.tok(j+2).Directive && t.tok(j+2).Kind == lex.Number && t.endsTerm(j+3) {
 				version, bare = j, true
+			} else if older < 0 && t.olderTest(j, t.endsTerm) {
+				older = j
 			}
 		case term && depth == 0 && arch < 0 && t.is(j, "__CUDA_ARCH__"):
 			if falseAtZero(string(t.text(j+1))) && t.tok(j+2).Directive &&
@@ -278,6 +283,10 @@ func (t *translator) conjunction(k int) condFrame {
 			t.report(version, diag.Warning, checkCUDAArch, "HIP does not define "+string(t.text(version))+", so "+what+" is false and this block is never compiled for AMD GPUs; test HIP_VERSION (or __HIP_PLATFORM_AMD__) as well if its code is portable")
 		}
 		return condFrame{dead: true}
+	case older >= 0 && hipExcluded == "" && !t.excludesHIP(k):
+		if f := t.olderRelease(k, older); f.dead {
+			return f
+		}
 	}
 	return condFrame{unknown: strings.Join(unknown, "\x00")}
 }
@@ -318,9 +327,10 @@ func (t *translator) archAlternative(k int) {
 }
 
 // isVersionMacro reports whether the token j names a CUDA release macro,
-// CUDART_VERSION or CUDA_VERSION, which hipcc does not define.
+// CUDART_VERSION, CUDA_VERSION or nvcc's __CUDACC_VER_MAJOR__, which
+// hipcc does not define.
 func (t *translator) isVersionMacro(j int) bool {
-	return t.is(j, "CUDART_VERSION") || t.is(j, "CUDA_VERSION")
+	return t.is(j, "CUDART_VERSION") || t.is(j, "CUDA_VERSION") || t.is(j, "__CUDACC_VER_MAJOR__")
 }
 
 // quotedTest quotes, for a message, the comparison whose first token is j:
@@ -524,7 +534,7 @@ func (t *translator) redefinedInBlock(k int) string {
 //     compile there. One that ports stays, with a warning.
 //   - "== N" stays false.
 func (t *translator) versionCondition(k, j int) condFrame {
-	macro, op, num := string(t.text(j)), string(t.text(j+1)), string(t.text(j+2))
+	macro, op := string(t.text(j)), string(t.text(j+1))
 	if v := t.tok(j + 2); !v.Directive || v.Kind != lex.Number {
 		return condFrame{}
 	}
@@ -541,24 +551,54 @@ func (t *translator) versionCondition(k, j int) condFrame {
 			return condFrame{}
 		}
 	case "<", "<=":
-		if line := t.portableCounterpart(k, macro, num); line > 0 {
-			t.insert(int(t.tok(j).Start), "!("+hipDefined+") && ")
-			t.report(j, diag.Note, checkCUDAArch, "HIP does not define "+macro+"; "+test+" guards the fallback for CUDA releases older than the block at line "+strconv.Itoa(line)+", which HIP compiles: the condition now excludes HIP")
-			return condFrame{dead: true}
-		}
-		if why := t.blockUnportable(k); why != "" {
-			t.insert(int(t.tok(j).Start), "!("+hipDefined+") && ")
-			t.report(j, diag.Warning, checkCUDAArch, "HIP does not define "+macro+", so "+test+" would be true for AMD GPUs, but this block, meant for CUDA releases older than "+num+", uses "+why+", which ROCm "+t.ver.String()+" lacks: the condition now excludes HIP")
-			return condFrame{dead: true}
-		}
-		t.report(j, diag.Warning, checkCUDAArch, "HIP does not define "+macro+", so "+test+" is true for AMD GPUs: this block, meant for CUDA releases older than "+num+", is compiled there")
-		return condFrame{}
+		return t.olderRelease(k, j)
 	case "==":
 	default:
 		return condFrame{}
 	}
 	t.report(j, diag.Warning, checkCUDAArch, "HIP does not define "+macro+", so "+test+" is false and this block is never compiled for AMD GPUs; test HIP_VERSION (or __HIP_PLATFORM_AMD__) as well if its code is portable")
 	return condFrame{dead: true}
+}
+
+// olderRelease handles, in the #if or #elif at k, the test at j of a CUDA
+// release macro against a version ("CUDART_VERSION < 11000"), true under
+// hipcc, which defines no such macro: the block is for older CUDA
+// releases. When an "at least" block of the same version elsewhere is
+// compiled for HIP, or this one uses what the target ROCm lacks, the test
+// is made false for HIP (the condition's other terms, if any, are joined
+// by &&).
+func (t *translator) olderRelease(k, j int) condFrame {
+	macro, num, test := string(t.text(j)), string(t.text(j+2)), t.quotedTest(j)
+	if line := t.portableCounterpart(k, macro, num); line > 0 {
+		t.insert(int(t.tok(j).Start), "!("+hipDefined+") && ")
+		t.report(j, diag.Note, checkCUDAArch, "HIP does not define "+macro+"; "+test+" guards the fallback for CUDA releases older than the block at line "+strconv.Itoa(line)+", which HIP compiles: the condition now excludes HIP")
+		return condFrame{dead: true}
+	}
+	if why := t.blockUnportable(k); why != "" {
+		t.insert(int(t.tok(j).Start), "!("+hipDefined+") && ")
+		t.report(j, diag.Warning, checkCUDAArch, "HIP does not define "+macro+", so "+test+" would be true for AMD GPUs, but this block, meant for CUDA releases older than "+num+", uses "+why+", which ROCm "+t.ver.String()+" lacks: the condition now excludes HIP")
+		return condFrame{dead: true}
+	}
+	t.report(j, diag.Warning, checkCUDAArch, "HIP does not define "+macro+", so "+test+" is true for AMD GPUs: this block, meant for CUDA releases older than "+num+", is compiled there")
+	return condFrame{}
+}
+
+// excludesHIP reports whether the condition of the #if or #elif at k has
+// the term by which a translation excluded HIP ("!(" + hipDefined + ")").
+func (t *translator) excludesHIP(k int) bool {
+	end := k + 2
+	for !t.endsDirective(end) {
+		end++
+	}
+	return bytes.Contains(t.src[t.tok(k+2).Start:t.tok(end-1).End], []byte("!("+hipDefined+")"))
+}
+
+// olderTest reports whether the tokens from j are a test that a CUDA
+// release macro is older than a version: "CUDART_VERSION < 11000" (or <=)
+// followed by end, the token that must come after it.
+func (t *translator) olderTest(j int, end func(int) bool) bool {
+	op := string(t.text(j + 1))
+	return t.isVersionMacro(j) && (op == "<" || op == "<=") && t.tok(j+2).Directive && t.tok(j+2).Kind == lex.Number && end(j+3)
 }
 
 // hipDefined is true under hipcc (both passes) and HIP-CPU.

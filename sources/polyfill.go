@@ -517,24 +517,45 @@ func minmax(name, typ, op string) polyfill {
 }
 
 // definesFunction reports whether the file defines a function called name
-// (a type before it, a body after its parameters). The set of defined
-// names is collected in one pass, the first time it is needed.
+// (a type before it, a body after its parameters) outside the blocks hipcc
+// never compiles ("#if 0", llm.c's bf16 __ldcs for nvcc before 12). The
+// definitions are collected in one pass, the first time they are needed.
+// While fileMacros replays the #if directives (which asks this to judge a
+// block), every definition counts.
 func (t *translator) definesFunction(name string) bool {
 	f := t.facts
 	f.definedOnce.Do(func() {
 		// A definition is a name after a type, its parameter list
 		// closed right before a '{'.
-		f.defined = map[string]bool{}
+		f.defined = map[string][]int32{}
 		for _, o := range t.br.BraceAfter {
 			// The type is code: a word ending a directive line before the
 			// name ("#pragma once" then "umin(){") is no type.
 			if o >= 2 && t.toks[o-1].Kind == lex.Ident && !t.toks[o-2].Directive &&
 				(t.toks[o-2].Kind == lex.Ident || t.isByte(int(o-2), '*') || t.isByte(int(o-2), '&') || t.isByte(int(o-2), '>')) {
-				f.defined[string(t.text(int(o-1)))] = true
+				n := string(t.text(int(o - 1)))
+				f.defined[n] = append(f.defined[n], t.toks[o-1].Start)
 			}
 		}
 	})
-	return f.defined[name]
+	at := f.defined[name]
+	if len(at) == 0 || t.replay != nil {
+		return len(at) > 0
+	}
+	t.fileMacros()
+	for _, off := range at {
+		live := true
+		for _, r := range f.dead {
+			if off >= r[0] && off < r[1] {
+				live = false
+				break
+			}
+		}
+		if live {
+			return true
+		}
+	}
+	return false
 }
 
 // atomicMinMax64 is a signed 64-bit atomic min or max built on atomicCAS;

@@ -194,10 +194,14 @@ type fileFacts struct {
 	warpCode    fileFact // see usesWarps
 	fp8         fileFact // see fileNamesFP8
 	deviceProps fileFact // see fileReadsDeviceProps
-	// defined holds the names of the functions the file defines (see
-	// definesFunction), once definedOnce has run.
+	// defined holds, by name, the offsets of the definitions of the
+	// functions the file defines (see definesFunction), once definedOnce
+	// has run.
 	definedOnce sync.Once
-	defined     map[string]bool
+	defined     map[string][]int32
+	// dead holds the byte ranges of the blocks hipcc never compiles, as
+	// the last replay of fileMacros found them, once macrosOnce has run.
+	dead [][2]int32
 	// defines holds the token indexes of the '#' of the file's #define
 	// directives by name, once definesOnce has run (see definesAt).
 	definesOnce sync.Once
@@ -812,7 +816,8 @@ func (t *translator) fileMacros() map[string]macroDef {
 	f.macrosOnce.Do(func() {
 		var dead map[string]macroDef
 		for range 4 {
-			m := t.replayDefines(dead)
+			m, ranges := t.replayDefines(dead)
+			f.dead = ranges
 			changed := false
 			for n := range m {
 				if deadOnly(m, n) && !deadOnly(dead, n) {
@@ -830,8 +835,22 @@ func (t *translator) fileMacros() map[string]macroDef {
 
 // replayDefines replays the file's #if directives on a copy of the
 // translator, the macros of dead (from an earlier replay) closing blocks,
-// and returns what its #define directives say.
-func (t *translator) replayDefines(dead map[string]macroDef) map[string]macroDef {
+// and returns what its #define directives say and the byte ranges of the
+// blocks hipcc never compiles.
+func (t *translator) replayDefines(dead map[string]macroDef) (map[string]macroDef, [][2]int32) {
+	var ranges [][2]int32
+	wasDead := false
+	// mark ends or starts a dead range at the directive k.
+	mark := func(k int, s *translator) {
+		if s.deadOnHIP != wasDead {
+			if s.deadOnHIP {
+				ranges = append(ranges, [2]int32{t.toks[k].Start, int32(len(t.src))})
+			} else {
+				ranges[len(ranges)-1][1] = t.toks[k].Start
+			}
+			wasDead = s.deadOnHIP
+		}
+	}
 	macros := make(map[string]macroDef, len(t.definesAt()))
 	s := t.fork() // the replay's edits and diagnostics are dropped
 	s.conds, s.deadOnHIP, s.replay = nil, false, dead
@@ -846,6 +865,7 @@ func (t *translator) replayDefines(dead map[string]macroDef) map[string]macroDef
 		n, ok := t.definedName(k)
 		if !ok {
 			s.conditional(k, string(t.text(k+1)))
+			mark(k, s)
 			continue
 		}
 		d, seen := macros[n]
@@ -859,7 +879,7 @@ func (t *translator) replayDefines(dead map[string]macroDef) map[string]macroDef
 		}
 		macros[n] = d
 	}
-	return macros
+	return macros, ranges
 }
 
 // runtimeFamily reports whether names of a family come from hip_runtime.h
