@@ -48,6 +48,7 @@ var cudaOnlyGuards = map[string]bool{
 // condFrame is one level of #if nesting.
 type condFrame struct {
 	dead     bool // the current branch is never compiled by hipcc
+	zero     bool // dead because the condition is the literal 0 ("#if 0")
 	archTest bool // the #if compared __CUDA_ARCH__ with a version
 	device   bool // the current branch is compiled in the device pass only
 	host     bool // the current branch is compiled in the host pass only
@@ -90,7 +91,7 @@ func (t *translator) conditional(k int, word string) {
 	case "else":
 		if n := len(t.conds); n > 0 {
 			f := &t.conds[n-1]
-			f.dead = false // the #else of an arch test is what hipcc compiles
+			f.dead, f.zero = false, false // the #else of an arch test is what hipcc compiles
 			f.device, f.host = f.host, f.device
 		}
 	case "endif":
@@ -116,6 +117,9 @@ func (t *translator) updateDeadOnHIP() {
 // defined(__CUDA_ARCH__) &&) is false under hipcc.
 func (t *translator) archCondition(k int) condFrame {
 	j := k + 2
+	if t.is(j, "0") && t.endsDirective(j+1) {
+		return condFrame{dead: true, zero: true} // no compiler compiles it
+	}
 	if t.isByte(j, '(') && t.isVersionMacro(j+1) && t.isByte(j+4, ')') && t.endsDirective(j+5) {
 		return t.versionCondition(k, j+1) // "#if (CUDART_VERSION >= N)", as without the parentheses
 	}
@@ -828,4 +832,15 @@ func (t *translator) definesArchItself() bool {
 // directive line being read.
 func (t *translator) endsDirective(k int) bool {
 	return !t.tok(k).Directive || t.is(k, "#") && t.isLineStart(k)
+}
+
+// deadByZeroOnly reports whether every enclosing branch that hipcc never
+// compiles is an "#if 0" block.
+func (t *translator) deadByZeroOnly() bool {
+	for _, f := range t.conds {
+		if f.dead && !f.zero {
+			return false
+		}
+	}
+	return true
 }

@@ -396,7 +396,11 @@ func (t *translator) reportAt(off int, sev diag.Severity, check, msg string) {
 	}
 	if t.deadOnHIP && sev > diag.Note {
 		sev = diag.Note
-		msg += " (in a block hipcc never compiles, see the " + checkCUDAArch + " diagnostic)"
+		if t.deadByZeroOnly() {
+			msg += " (in an #if 0 block)"
+		} else {
+			msg += " (in a block hipcc never compiles, see the " + checkCUDAArch + " diagnostic)"
+		}
 	} else if sev > diag.Note {
 		t.askAbout()
 	}
