@@ -39,6 +39,7 @@ var Libraries = []Library{
 	{"hipRAND", []string{"hiprand/", "hiprand.h", "hiprand_", "hiprand.hpp"}, []string{"hiprand/hiprand.h", "hiprand.h"}},
 	{"hipSPARSE", []string{"hipsparse/", "hipsparse.h", "hipsparse-"}, []string{"hipsparse/hipsparse.h", "hipsparse.h"}},
 	{"hipSOLVER", []string{"hipsolver/", "hipsolver.h", "hipsolver-"}, []string{"hipsolver/hipsolver.h", "hipsolver.h"}},
+	{"ROCTX (roctracer)", []string{"roctracer/"}, []string{"roctracer/roctx.h"}},
 }
 
 // libraryOf returns the index in Libraries of the library whose header p
