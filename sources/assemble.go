@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/hipgen/hipgen/diag"
 	"github.com/hipgen/hipgen/sources/lex"
 )
 
@@ -28,15 +29,16 @@ func (t *translator) assemble(buf []byte) []byte {
 		helpers = warpHelpers
 	}
 	runtimeEnd := t.insertAt
+	math := t.mathInclude()
 	switch {
 	case move || (t.needRuntime || t.needHelpers) && len(t.runtimeIncludes) == 0:
-		t.insertLines(t.insertAt, t.lineBreakAt(t.insertAt)+"#include <hip/hip_runtime.h>\n"+helpers)
+		t.insertLines(t.insertAt, t.lineBreakAt(t.insertAt)+"#include <hip/hip_runtime.h>\n"+math+helpers)
 	default:
 		if len(t.runtimeIncludes) > 0 {
 			runtimeEnd = t.lineEnd(int(t.tok(t.runtimeIncludes[0]).Start))
 		}
-		if helpers != "" {
-			t.insertLines(runtimeEnd, t.lineBreakAt(runtimeEnd)+helpers)
+		if helpers != "" || math != "" {
+			t.insertLines(runtimeEnd, t.lineBreakAt(runtimeEnd)+math+helpers)
 		}
 	}
 	if block, first := t.polyfillBlock(); block != "" {
@@ -248,4 +250,18 @@ func (t *translator) literalEndsAt(off int) bool {
 		return true
 	}
 	return false
+}
+
+// mathInclude returns the include of <math.h> that a file needs, or "".
+// CUDA's runtime header brings the C library's math.h along, whose
+// isfinite, isnan, isinf, signbit, isnormal and fpclassify host code
+// calls unqualified; HIP's runtime header declares only device overloads
+// of those in the global namespace, so such a host call finds no match
+// (llm.c's dev/cuda/common.h). Device code is not affected by the include.
+func (t *translator) mathInclude() string {
+	if t.mathUse < 0 || t.mathIncluded || !(t.needRuntime || len(t.runtimeIncludes) > 0) {
+		return ""
+	}
+	t.report(t.mathUse, diag.Note, "call-fix", string(t.text(t.mathUse))+": added #include <math.h>, which CUDA's runtime header includes and HIP's does not; without it a host call finds only HIP's device overloads")
+	return "#include <math.h>\n"
 }

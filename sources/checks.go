@@ -53,6 +53,7 @@ const (
 	spPropMember
 	spFloats2BF162
 	spHasInclude
+	spMathMacro
 )
 
 // specialName is the rule for one identifier; name is the map's own key,
@@ -94,6 +95,7 @@ func specialList() map[string]specialName {
 	add(spCUDAArch, "__CUDA_ARCH__")
 	add(spFloats2BF162, "__floats2bfloat162_rn")
 	add(spHasInclude, "__has_include")
+	add(spMathMacro, "isfinite", "isnan", "isinf", "signbit", "isnormal", "fpclassify")
 	add(spComputeCap, "major", "minor")
 	for n := range propMembers {
 		add(spPropMember, n)
@@ -252,6 +254,13 @@ func (t *translator) special(k int, b []byte) (next int, handled bool) {
 	case spHasInclude:
 		t.hasInclude(k)
 		return k + 1, true
+	case spMathMacro:
+		if t.mathUse < 0 && t.is(k+1, "(") && !t.is(k-1, "::") && !t.is(k-1, ".") && !t.is(k-1, "->") && !t.tok(k).Directive {
+			if device, host := t.functionSpace(k); !device || host {
+				t.mathUse = k // a call the host pass compiles
+			}
+		}
+		return 0, false
 	}
 	return 0, false
 }

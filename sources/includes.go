@@ -170,6 +170,9 @@ func (t *translator) include(k int) {
 		t.runtimeInclude(k)
 		return
 	}
+	if p == "math.h" && !quoted {
+		t.mathIncluded = true
+	}
 	if t.isLocal(p) {
 		if path.Ext(p) == ".cu" {
 			t.replace(pk, delimit(OutputPath(p), quoted))
@@ -275,6 +278,9 @@ func (t *translator) unavailableHeader(k, pk int, p, note string, minROCm Versio
 // original compiles it untranslated. A CUDA header (.cuh, .cu) surely
 // needs translating; another may be a system or third-party header.
 func (t *translator) includeNotFound(pk int, p string) {
+	if cHeaders[p] || stdHeaders[p] {
+		return // a system header written with quotes: the compiler finds it there
+	}
 	sev := diag.Note
 	if ext := path.Ext(p); ext == ".cuh" || ext == ".cu" {
 		sev = diag.Warning
@@ -446,4 +452,17 @@ func (t *translator) hasInclude(k int) {
 		t.edits = append(t.edits, edit{int(t.tok(k).Start), int(t.tok(close).End), "0"})
 		t.report(k, diag.Note, "unsupported-header", "__has_include("+text+") became 0: translation removes the includes of "+text+", which has no HIP equivalent in ROCm "+t.ver.String()+", and a CUDA copy on the include path would make the test true for a header the HIP build never sees")
 	}
+}
+
+// cHeaders are the C standard library's headers and the POSIX ones CUDA
+// programs include most, which a quoted include also finds on the system
+// include path ('#include "assert.h"' in llm.c).
+var cHeaders = map[string]bool{
+	"assert.h": true, "complex.h": true, "ctype.h": true, "errno.h": true, "fenv.h": true, "float.h": true,
+	"inttypes.h": true, "iso646.h": true, "limits.h": true, "locale.h": true, "math.h": true, "setjmp.h": true,
+	"signal.h": true, "stdalign.h": true, "stdarg.h": true, "stdatomic.h": true, "stdbool.h": true, "stddef.h": true,
+	"stdint.h": true, "stdio.h": true, "stdlib.h": true, "stdnoreturn.h": true, "string.h": true, "tgmath.h": true,
+	"threads.h": true, "time.h": true, "uchar.h": true, "wchar.h": true, "wctype.h": true,
+	"dirent.h": true, "dlfcn.h": true, "fcntl.h": true, "pthread.h": true, "unistd.h": true, "strings.h": true,
+	"sys/mman.h": true, "sys/stat.h": true, "sys/time.h": true, "sys/types.h": true, "sys/wait.h": true,
 }

@@ -153,14 +153,22 @@ func (t *translator) launchesInStatement(k int) int {
 }
 
 // inDeviceFunction reports whether the k-th token is in the body of a
-// function declared __global__ or __device__: the outermost enclosing
-// block that follows a parameter list (lex.Brackets.BraceAfter; not the
-// list of an if, for, while, switch or catch), whose declaration, back to
-// the previous ';', '{', '}' or directive, says so.
+// function declared __global__ or __device__ (see functionSpace).
 func (t *translator) inDeviceFunction(k int) bool {
+	device, _ := t.functionSpace(k)
+	return device
+}
+
+// functionSpace reports whether the k-th token is in the body of a
+// function declared __global__ or __device__ (device), and whether that
+// declaration says __host__ too (host): the outermost enclosing block that
+// follows a parameter list (lex.Brackets.BraceAfter; not the list of an
+// if, for, while, switch or catch), whose declaration, back to the
+// previous ';', '{', '}' or directive, says so.
+func (t *translator) functionSpace(k int) (device, host bool) {
 	o := t.openAround(k)
 	if o < 0 {
-		return false
+		return false, false
 	}
 	body := -1
 	for b := t.braceOf(int32(o)); b >= 0; b = t.br.BraceUp[b] {
@@ -169,15 +177,18 @@ func (t *translator) inDeviceFunction(k int) bool {
 		}
 	}
 	if body < 0 {
-		return false
+		return false, false
 	}
 	for j := body - 1; j >= 0 && j > body-256; j-- {
 		if t.is(j, ";") || t.is(j, "{") || t.is(j, "}") || t.tok(j).Directive {
-			return false
+			break
 		}
-		if t.is(j, "__global__") || t.is(j, "__device__") {
-			return true
+		switch {
+		case t.is(j, "__global__") || t.is(j, "__device__"):
+			device = true
+		case t.is(j, "__host__"):
+			host = true
 		}
 	}
-	return false
+	return device, host
 }

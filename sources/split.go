@@ -151,6 +151,7 @@ func (t *translator) fork() *translator {
 	c.asked = nil
 	c.runtimeIncludes = nil
 	c.firstHIPHeader = -1
+	c.mathUse, c.mathIncluded = -1, false
 	c.needRuntime, c.needHelpers = false, false
 	c.polyfills = nil
 	c.includeEnds = nil
@@ -218,6 +219,10 @@ func (t *translator) absorb(p *part) {
 	if t.firstHIPHeader < 0 {
 		t.firstHIPHeader = q.firstHIPHeader
 	}
+	if t.mathUse < 0 {
+		t.mathUse = q.mathUse
+	}
+	t.mathIncluded = t.mathIncluded || q.mathIncluded
 	t.needRuntime = t.needRuntime || q.needRuntime
 	t.needHelpers = t.needHelpers || q.needHelpers
 	for name, off := range q.polyfills {

@@ -154,7 +154,7 @@ func TestForkCopiesEveryField(t *testing.T) {
 		"replay":      "nil but on the copies fileMacros replays with, which walk nothing",
 		"lineInserts": "assemble only",
 		"posOff":      "cache", "posLine": "cache", "lines": "cache", "facts": "shared, safe for concurrent use", "names": "shared",
-		"edits": "merged", "diags": "merged", "mapped": "merged", "asked": "merged", "onAsk": "shared, safe for concurrent use", "runtimeIncludes": "merged", "firstHIPHeader": "merged",
+		"edits": "merged", "diags": "merged", "mapped": "merged", "asked": "merged", "onAsk": "shared, safe for concurrent use", "runtimeIncludes": "merged", "firstHIPHeader": "merged", "mathUse": "merged", "mathIncluded": "merged",
 		"needRuntime": "merged", "needHelpers": "merged", "polyfills": "merged", "includeEnds": "merged",
 		"fp8Noted": "carried", "cutlassNoted": "carried", "coalescedNoted": "carried",
 		"conds": "carried", "deadOnHIP": "carried", "nsScopes": "carried", "wave": "carried",

@@ -50,6 +50,8 @@ type translator struct {
 	// Include bookkeeping, see includes.go.
 	runtimeIncludes []int // sig positions of '#' of includes that are (or become) hip_runtime.h
 	firstHIPHeader  int   // sig position of the first include of another hip/ header, or -1
+	mathUse         int   // sig position of the first unqualified isfinite, isnan, ... (see mathMacro), or -1
+	mathIncluded    bool  // the file includes <math.h>
 	needRuntime     bool
 	insertAt        int // byte offset where a new include goes (after guard or #pragma once)
 	oldMarker       [2]int
@@ -111,6 +113,7 @@ func newWalker(name string, src []byte, opts Options) *translator {
 	// A .cu file is a CUDA translation unit: it always needs the runtime.
 	t.needRuntime = strings.HasSuffix(name, ".cu")
 	t.firstHIPHeader = -1
+	t.mathUse = -1
 	return t
 }
 
