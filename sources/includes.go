@@ -410,7 +410,7 @@ var stdHeaders = map[string]bool{
 	"span": true, "tuple": true, "type_traits": true, "utility": true, "variant": true,
 }
 
-// hasInclude handles __has_include(HEADER) at k in a directive. A CUDA
+// hasInclude handles __has_include(HEADER) at k in an #if or #elif. A CUDA
 // header that translation renames is renamed here too. One whose includes
 // translation removes (no HIP equivalent in the target ROCm) makes the
 // test 0: the header is gone from the HIP build, but a CUDA copy may still
@@ -419,6 +419,9 @@ var stdHeaders = map[string]bool{
 func (t *translator) hasInclude(k int) {
 	if !t.tok(k).Directive || !t.is(k+1, "(") {
 		return
+	}
+	if w := t.directiveWord(k); w != "if" && w != "elif" {
+		return // only a condition tests it
 	}
 	close := t.matching(k + 1)
 	if close < 0 || close == k+2 {
