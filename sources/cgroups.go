@@ -201,7 +201,7 @@ func (t *translator) cgShuffleCall(k int, name string) bool {
 	}
 	t.memberToCall(k, start, "hipgen_cg_"+name)
 	t.addPolyfill(cgShuffleKey, int(t.tok(start).Start))
-	t.report(k, diag.Note, "polyfill", name+"() of a cooperative group became hipgen_cg_"+name+": "+cgShuffleWhy)
+	t.report(k, diag.Note, "polyfill", name+"() of a cooperative group became hipgen_cg_"+name+": "+cgShuffleWhy+oncePerFile)
 	return true
 }
 
@@ -311,7 +311,7 @@ func (t *translator) cgMemberCall(k int, name string) bool {
 	if m.args {
 		what = name + "() of a cooperative group"
 	}
-	t.report(k, diag.Note, "polyfill", what+" became "+m.name+": the target ROCm lacks it; "+m.why)
+	t.report(k, diag.Note, "polyfill", what+" became "+m.name+": the target ROCm lacks it; "+m.why+oncePerFile)
 	return true
 }
 

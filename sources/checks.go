@@ -631,6 +631,6 @@ func (t *translator) floatsToBFloat162(k int) bool {
 		}
 		t.setReplacement(k, name)
 	}
-	t.report(k, diag.Note, "polyfill", "__floats2bfloat162_rn(a, b) became "+to+"(make_float2(a, b)): HIP has no __floats2bfloat162_rn, and the float2 form converts the same way")
+	t.report(k, diag.Note, "polyfill", "__floats2bfloat162_rn(a, b) became "+to+"(make_float2(a, b)): HIP has no __floats2bfloat162_rn, and the float2 form converts the same way"+oncePerFile)
 	return true
 }

@@ -219,7 +219,7 @@ func (t *translator) qualifiedPolyfill(first, last int, q string) bool {
 	}
 	t.edits = append(t.edits, edit{int(t.tok(first).Start), int(t.tok(last).End), p.name})
 	t.addPolyfill(q, int(t.tok(first).Start))
-	t.report(first, diag.Note, "polyfill", q+" became "+p.name+": "+p.why)
+	t.report(first, diag.Note, "polyfill", q+" became "+p.name+": "+p.why+oncePerFile)
 	if q == "cooperative_groups::binary_partition" && t.is(first-1, "=") && t.tok(first-2).Kind == lex.Ident && !t.is(first-3, "auto") && t.tok(first-3).Kind == lex.Ident {
 		// "cg::coalesced_group odd = cg::binary_partition(...)": HIP's
 		// group types cannot be built from the polyfill's.
