@@ -452,7 +452,11 @@ func (t *translator) hasInclude(k int) {
 			t.edits = append(t.edits, edit{int(first.Start), int(last.End), delimit(e.HIP, quoted)})
 		}
 	case ok || !quoted && isCUDAHeader(p):
-		t.edits = append(t.edits, edit{int(t.tok(k).Start), int(t.tok(close).End), "0"})
+		zero := "0"
+		if end := int(t.tok(close).End); end < len(t.src) && !isSpace(t.src[end]) {
+			zero = "0 " // "0'x'" would read as one number with a digit separator
+		}
+		t.edits = append(t.edits, edit{int(t.tok(k).Start), int(t.tok(close).End), zero})
 		t.report(k, diag.Note, "unsupported-header", "__has_include("+text+") became 0: translation removes the includes of "+text+", which has no HIP equivalent in ROCm "+t.ver.String()+", and a CUDA copy on the include path would make the test true for a header the HIP build never sees")
 	}
 }
@@ -468,4 +472,9 @@ var cHeaders = map[string]bool{
 	"threads.h": true, "time.h": true, "uchar.h": true, "wchar.h": true, "wctype.h": true,
 	"dirent.h": true, "dlfcn.h": true, "fcntl.h": true, "pthread.h": true, "unistd.h": true, "strings.h": true,
 	"sys/mman.h": true, "sys/stat.h": true, "sys/time.h": true, "sys/types.h": true, "sys/wait.h": true,
+}
+
+// isSpace reports whether c is white space between tokens.
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'
 }
