@@ -327,20 +327,24 @@ __device__ static inline hipgen_bfloat162 atomicAdd(hipgen_bfloat162* p, hipgen_
 // bfloat16Bits is the polyfill of a reinterpretation between bf16 and
 // its 16 bits before ROCm 5.7 (hip_bfloat16's data member holds them).
 func bfloat16Bits(cuda, result, params, body string) polyfill {
-	name := "hipgen_" + strings.TrimLeft(cuda, "_")
-	return polyfill{name: name, deps: []string{"__nv_bfloat16"},
-		why:  "ROCm before 5.7 has only the hip_bfloat16 class, whose data member holds the 16 bits",
-		code: "__host__ __device__ static inline " + result + " " + name + "(" + params + ") { " + body + " }"}
+	return bfloat16Function(cuda, "__nv_bfloat16", "ROCm before 5.7 has only the hip_bfloat16 class, whose data member holds the 16 bits",
+		result, params, body)
 }
 
 // bfloat162Conversion is the polyfill of a bf162 conversion intrinsic
-// before ROCm 5.7, named hipgen_ and the CUDA name without its leading
-// underscores; params and body complete its definition.
-func bfloat162Conversion(cuda, result, params, body string) polyfill {
+// before ROCm 5.7; expr is what it returns.
+func bfloat162Conversion(cuda, result, params, expr string) polyfill {
+	return bfloat16Function(cuda, "__nv_bfloat162", "ROCm before 5.7 has no paired bfloat16 type; this works on hipgen_bfloat162, which stands in for it",
+		result, params, "return "+expr+";")
+}
+
+// bfloat16Function is the polyfill of the bf16 intrinsic cuda, named
+// hipgen_ and the CUDA name without its leading underscores, built on the
+// stand-in type dep: result, params and body complete its definition.
+func bfloat16Function(cuda, dep, why, result, params, body string) polyfill {
 	name := "hipgen_" + strings.TrimLeft(cuda, "_")
-	return polyfill{name: name, deps: []string{"__nv_bfloat162"},
-		why:  "ROCm before 5.7 has no paired bfloat16 type; this works on hipgen_bfloat162, which stands in for it",
-		code: "__host__ __device__ static inline " + result + " " + name + "(" + params + ") { return " + body + "; }"}
+	return polyfill{name: name, deps: []string{dep}, why: why,
+		code: "__host__ __device__ static inline " + result + " " + name + "(" + params + ") { " + body + " }"}
 }
 
 // usePolyfill renames the CUDA name at k when no table entry serves the
