@@ -54,6 +54,7 @@ const (
 	spFloats2BF162
 	spHasInclude
 	spMathMacro
+	spMinMax
 )
 
 // specialName is the rule for one identifier; name is the map's own key,
@@ -95,6 +96,7 @@ func specialList() map[string]specialName {
 	add(spCUDAArch, "__CUDA_ARCH__")
 	add(spFloats2BF162, "__floats2bfloat162_rn")
 	add(spHasInclude, "__has_include")
+	add(spMinMax, "min", "max")
 	add(spMathMacro, "isfinite", "isnan", "isinf", "signbit", "isnormal", "fpclassify")
 	add(spComputeCap, "major", "minor")
 	for n := range propMembers {
@@ -254,6 +256,15 @@ func (t *translator) special(k int, b []byte) (next int, handled bool) {
 	case spHasInclude:
 		t.hasInclude(k)
 		return k + 1, true
+	case spMinMax:
+		// The call stays as it is; the stand-ins join the file once.
+		if t.is(k+1, "(") && !t.is(k-1, "::") && !t.is(k-1, ".") && !t.is(k-1, "->") && !t.tok(k).Directive && t.openAround(k) >= 0 {
+			if _, seen := t.polyfills[mixedMinMaxKey]; !seen {
+				t.notePolyfill(mixedMinMaxKey, int(t.tok(k).Start))
+				t.needRuntime = true
+			}
+		}
+		return 0, false
 	case spMathMacro:
 		if t.mathUse < 0 && t.is(k+1, "(") && !t.is(k-1, "::") && !t.is(k-1, ".") && !t.is(k-1, "->") && !t.tok(k).Directive {
 			if device, host := t.functionSpace(k); !device || host {

@@ -170,6 +170,7 @@ __host__ __device__ static inline float hipgen_bfloat162float(B b) { return stat
 		"__high2bfloat162":      bfloat162Conversion("__high2bfloat162", "hipgen_bfloat162", "hipgen_bfloat162 b", "hipgen_bfloat162(b.y, b.y)"),
 		"__lows2bfloat162":      bfloat162Conversion("__lows2bfloat162", "hipgen_bfloat162", "hipgen_bfloat162 a, hipgen_bfloat162 b", "hipgen_bfloat162(a.x, b.x)"),
 		"__highs2bfloat162":     bfloat162Conversion("__highs2bfloat162", "hipgen_bfloat162", "hipgen_bfloat162 a, hipgen_bfloat162 b", "hipgen_bfloat162(a.y, b.y)"),
+		mixedMinMaxKey:          mixedMinMax,
 		"__float2bfloat16":      float2bfloat16,
 		"__float2bfloat16_rn":   float2bfloat16, // the same rounding, to nearest even
 	}
@@ -600,3 +601,41 @@ func (t *translator) isSigned64Pointer(open int) bool {
 	}
 	return t.is(j, "*") && t.is(j+1, ")")
 }
+
+// mixedMinMaxKey is the polyfill key of mixedMinMax (not an identifier:
+// no call is renamed to it).
+const mixedMinMaxKey = "(min and max of mixed signs)"
+
+// mixedMinMax adds CUDA's min and max for a signed and an unsigned integer
+// of one size (int, long, long long), which compare in the unsigned type.
+// HIP has none, and clang's HIP headers then take a template of their own
+// that converts both to double: llm.c's x[min(C - 1, i + blockDim.x)] did
+// not compile (an index that is no integer), and where such a call
+// compiles it computes in floating point. The stand-ins are templates in
+// the unsigned parameter, more specialised than clang's, with __device__
+// and __host__ versions (a __host__ __device__ one would lose to clang's
+// __device__ template in device code; HIP-CPU, where both are plain
+// functions, gets one); a ROCm that adds plain functions of
+// these signatures has its own preferred, and a project that defines min
+// or max as a macro keeps it.
+var mixedMinMax = polyfill{name: "hipgen_mixed_minmax",
+	why: "HIP has no min or max of a signed and an unsigned integer; CUDA's, comparing in the unsigned type, stand in",
+	code: `#if !defined(min) && !defined(max)
+#define HIPGEN_MIXED_SIGN(space, fn, op, S, U) \
+  template <class T, typename std::enable_if<std::is_same<T, S>::value, int>::type = 0> \
+  space static inline U fn(T a, U b) { return (U)a op b ? (U)a : b; } \
+  template <class T, typename std::enable_if<std::is_same<T, S>::value, int>::type = 0> \
+  space static inline U fn(U a, T b) { return a op (U)b ? a : (U)b; }
+#define HIPGEN_MIXED_SIGN_ALL(space) \
+  HIPGEN_MIXED_SIGN(space, min, <, int, unsigned int) HIPGEN_MIXED_SIGN(space, max, >, int, unsigned int) \
+  HIPGEN_MIXED_SIGN(space, min, <, long, unsigned long) HIPGEN_MIXED_SIGN(space, max, >, long, unsigned long) \
+  HIPGEN_MIXED_SIGN(space, min, <, long long, unsigned long long) HIPGEN_MIXED_SIGN(space, max, >, long long, unsigned long long)
+#if defined(__HIP_CPU_RT__)
+HIPGEN_MIXED_SIGN_ALL()
+#else
+HIPGEN_MIXED_SIGN_ALL(__device__)
+HIPGEN_MIXED_SIGN_ALL(__host__)
+#endif
+#undef HIPGEN_MIXED_SIGN_ALL
+#undef HIPGEN_MIXED_SIGN
+#endif`}
