@@ -258,11 +258,10 @@ func (t *translator) special(k int, b []byte) (next int, handled bool) {
 		return k + 1, true
 	case spMinMax:
 		// The call stays as it is; the stand-ins join the file once.
-		if t.is(k+1, "(") && !t.is(k-1, "::") && !t.is(k-1, ".") && !t.is(k-1, "->") && !t.tok(k).Directive && t.openAround(k) >= 0 {
-			if _, seen := t.polyfills[mixedMinMaxKey]; !seen {
-				t.notePolyfill(mixedMinMaxKey, int(t.tok(k).Start))
-				t.needRuntime = true
-			}
+		if _, seen := t.polyfills[mixedMinMaxKey]; !seen && t.is(k+1, "(") && !t.is(k-1, "::") && !t.is(k-1, ".") && !t.is(k-1, "->") &&
+			!t.tok(k).Directive && t.openAround(k) >= 0 {
+			t.notePolyfill(mixedMinMaxKey, int(t.tok(k).Start))
+			t.needRuntime = true
 		}
 		return 0, false
 	case spMathMacro:
