@@ -174,6 +174,9 @@ func (t *translator) archCondition(k int) condFrame {
 	if v := t.tok(j + 2); !v.Directive || v.Kind != lex.Number && v.Kind != lex.Ident {
 		return condFrame{}
 	}
+	if t.is(j+3, "||") {
+		return t.conjunction(k) // "__CUDA_ARCH__ == 800 || ...": see archAlternative
+	}
 	if t.tok(j+3).Directive && !t.is(j+3, "#") && !t.is(j+3, "&&") {
 		return condFrame{}
 	}
