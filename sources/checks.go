@@ -500,16 +500,22 @@ func (t *translator) builtinArgument(k int) {
 		return
 	}
 	ggl := t.opts.Launch == LaunchGGL
-	if !(t.is(k-1, "(") || t.is(k-1, ",") || ggl && t.is(k-1, "<<<")) || !(t.is(k+3, ")") || t.is(k+3, ",") || ggl && t.is(k+3, ">>>")) {
+	if !(t.is(k-1, "(") || t.is(k-1, ",") || ggl && t.launchBracket(k-1) == '<') || !(t.is(k+3, ")") || t.is(k+3, ",") || ggl && t.launchBracket(k+3) == '>') {
 		return
 	}
-	if ggl && t.is(k-1, "<<<") {
+	if ggl && t.launchBracket(k-1) == '<' {
 		t.insert(int(t.tok(k).Start), "(unsigned)")
 		return
 	}
 	// Find the call's name: walk back to the unmatched '('.
 	depth := 0
 	for j := k - 1; j >= 0 && j > k-64; j-- {
+		if t.launchBracket(j) == '<' {
+			if ggl && depth == 0 {
+				t.insert(int(t.tok(k).Start), "(unsigned)")
+			}
+			return
+		}
 		switch string(t.text(j)) {
 		case ")", "]", "}":
 			depth++
@@ -520,12 +526,7 @@ func (t *translator) builtinArgument(k int) {
 				depth--
 				continue
 			}
-			if t.tok(j-1).Kind == lex.Ident && !controlWords[string(t.text(j-1))] || ggl && t.is(j-1, ">>>") {
-				t.insert(int(t.tok(k).Start), "(unsigned)")
-			}
-			return
-		case "<<<":
-			if ggl && depth == 0 {
+			if t.tok(j-1).Kind == lex.Ident && !controlWords[string(t.text(j-1))] || ggl && t.launchBracket(j-1) == '>' {
 				t.insert(int(t.tok(k).Start), "(unsigned)")
 			}
 			return

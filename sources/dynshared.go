@@ -42,7 +42,7 @@ func (t *translator) dynamicShared(k int) {
 		if t.tok(j).Kind == lex.Ident && t.is(j+1, "[") && t.is(j+2, "]") && (t.is(j+3, ";") || t.is(j+3, ",")) {
 			break
 		}
-		if t.is(j, ";") || t.is(j, "{") || t.is(j, "=") || t.is(j, "<<<") || t.is(j, ">>>") ||
+		if t.is(j, ";") || t.is(j, "{") || t.is(j, "=") || t.launchBracket(j) != 0 ||
 			t.isByte(j, ')') || t.isByte(j, ']') || t.isByte(j, '}') {
 			return // not a dynamic shared array (a sized one, or something else)
 		}

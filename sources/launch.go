@@ -17,6 +17,21 @@ func (t *translator) launch(k int) int {
 		t.report(k, diag.Error, "unsupported-api", "kernel launch in device code (CUDA dynamic parallelism): HIP has no device-side launches; launch from the host")
 	}
 	if t.opts.Launch != LaunchGGL {
+		// Brackets written with blanks inside ("<< <", ">> >"), which
+		// nvcc takes and hipcc does not, are closed up.
+		spaced := !t.is(k, "<<<")
+		closeCfg := t.launchClose(k)
+		switch {
+		case closeCfg >= 0:
+			if spaced {
+				t.replace(k, "<<<")
+			}
+			if !t.is(closeCfg, ">>>") {
+				t.replace(closeCfg, ">>>")
+			}
+		case spaced:
+			t.report(k, diag.Warning, "launch", "kernel launch brackets not closed up: cannot find the closing >>>")
+		}
 		return k + 1
 	}
 	// Launches are rewritten one statement at a time, and only where the
@@ -29,23 +44,7 @@ func (t *translator) launch(k int) int {
 		t.report(k, diag.Warning, "launch", "kernel launch not rewritten: another launch in the same statement; with --launch=ggl each launch needs a statement of its own")
 		return k + 1
 	}
-	closeCfg := -1
-	depth := 0
-	for j := k + 1; j < len(t.toks) && closeCfg < 0; j++ {
-		switch string(t.text(j)) {
-		case "(", "[", "{":
-			depth++
-		case ")", "]", "}":
-			depth--
-		case ">>>":
-			if depth == 0 {
-				closeCfg = j
-			}
-		}
-		if depth < 0 || depth == 0 && (t.is(j, ";") || t.is(j, "<<<")) {
-			break
-		}
-	}
+	closeCfg := t.launchClose(k)
 	if closeCfg < 0 || !t.is(closeCfg+1, "(") {
 		t.report(k, diag.Warning, "launch", "kernel launch not rewritten: cannot find the closing >>> and the argument list")
 		return k + 1
@@ -95,6 +94,34 @@ func (t *translator) launch(k int) int {
 	return k + 1
 }
 
+// launchClose returns the index of the >>> (or ">> >") that closes the
+// launch configuration opened at k, or -1.
+func (t *translator) launchClose(k int) int {
+	depth := 0
+	for j := k + 1; j < len(t.toks); j++ {
+		switch t.launchBracket(j) {
+		case '>':
+			if depth == 0 {
+				return j
+			}
+		case '<':
+			if depth == 0 {
+				return -1
+			}
+		}
+		switch string(t.text(j)) {
+		case "(", "[", "{":
+			depth++
+		case ")", "]", "}":
+			depth--
+		}
+		if depth < 0 || depth == 0 && t.is(j, ";") {
+			return -1
+		}
+	}
+	return -1
+}
+
 // kernelStart walks back from k over a possibly qualified, possibly
 // templated kernel name (ns::kern<T, 4>) and returns its first token.
 func (t *translator) kernelStart(k int) int {
@@ -130,7 +157,7 @@ func (t *translator) kernelStart(k int) int {
 	return j
 }
 
-// launchesInStatement counts the <<< tokens of the statement holding the
+// launchesInStatement counts the <<< (or "<< <") tokens of the statement holding the
 // one at k: the tokens between the nearest ;, { or } on either side (at
 // any bracket depth), within one preprocessor line or outside any.
 func (t *translator) launchesInStatement(k int) int {
@@ -140,12 +167,12 @@ func (t *translator) launchesInStatement(k int) int {
 	}
 	n := 0
 	for j := k; j >= 0 && (j == k || !bound(j)); j-- {
-		if t.is(j, "<<<") {
+		if t.launchBracket(j) == '<' {
 			n++
 		}
 	}
 	for j := k + 1; j < len(t.toks) && !bound(j); j++ {
-		if t.is(j, "<<<") {
+		if t.launchBracket(j) == '<' {
 			n++
 		}
 	}

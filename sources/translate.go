@@ -266,6 +266,24 @@ func (t *translator) is(k int, s string) bool {
 	return string(t.src[tk.Start:tk.End]) == s
 }
 
+// launchBracket returns '<' when the k-th token opens a kernel launch's
+// configuration (<<<, or "<< <" with blanks, which the lexer makes one
+// token), '>' when it closes one (>>>, or ">> >"), and 0 otherwise.
+func (t *translator) launchBracket(k int) byte {
+	if uint(k) >= uint(len(t.toks)) {
+		return 0
+	}
+	tk := t.toks[k]
+	if tk.Kind != lex.Punct || tk.End-tk.Start < 3 {
+		return 0
+	}
+	b := t.src[tk.Start:tk.End]
+	if c := b[0]; (c == '<' || c == '>') && b[1] == c && b[len(b)-1] == c && (len(b) > 3 || b[2] == c) {
+		return c
+	}
+	return 0
+}
+
 // isByte reports whether the k-th significant token is the one byte c.
 func (t *translator) isByte(k int, c byte) bool {
 	if uint(k) >= uint(len(t.toks)) {
@@ -310,10 +328,20 @@ func (t *translator) args(open, close int) (list [][2]int, ok bool) {
 	var out [][2]int
 	depth, start := 0, open+1
 	for j := open + 1; j < close; j++ {
-		switch string(t.text(j)) {
-		case "(", "[", "{", "<<<":
+		switch t.launchBracket(j) {
+		case '<':
 			depth++
-		case ")", "]", "}", ">>>":
+			continue
+		case '>':
+			if depth--; depth < 0 {
+				return nil, false
+			}
+			continue
+		}
+		switch string(t.text(j)) {
+		case "(", "[", "{":
+			depth++
+		case ")", "]", "}":
 			depth--
 			if depth < 0 {
 				return nil, false
@@ -455,7 +483,7 @@ func (t *translator) runRange(k, end int) int {
 			k = t.ident(k)
 			continue
 		case lex.Punct:
-			if tk.End-tk.Start == 3 && t.is(k, "<<<") {
+			if tk.End-tk.Start >= 3 && t.launchBracket(k) == '<' {
 				k = t.launch(k)
 				continue
 			}

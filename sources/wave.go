@@ -533,7 +533,7 @@ func (t *translator) hasLiteral(first, last int) bool {
 func (t *translator) copiedSpan(first, last int) string {
 	for j := first; j <= last; j++ {
 		switch tk := t.tok(j); {
-		case tk.Known, tk.Kind == lex.String, tk.Kind == lex.Char, t.is(j, "<<<"), t.is(j, ">>>"):
+		case tk.Known, tk.Kind == lex.String, tk.Kind == lex.Char, t.launchBracket(j) != 0:
 			return ""
 		}
 	}

@@ -322,7 +322,7 @@ func ScanParallel(src []byte, buf Code, names *Names, parts int) Code {
 	// its own; if the tokens joined so far would then run into a region
 	// not yet moved, they are joined in a new buffer.
 	for k := 1; k < m; k++ {
-		if ls[k-1].pos != cuts[k] {
+		if ls[k-1].pos != cuts[k] || ls[k-1].launchOpen {
 			buf.Tokens = all
 			return Scan(src, buf, names)
 		}
@@ -387,6 +387,9 @@ type lexer struct {
 	// token boundary at or after limit.
 	pos, limit int
 	names      *Names // marks Known identifiers (Scan)
+	// launchOpen is set from a kernel launch's <<< to its >>>: only
+	// there is ">> >" a launch's closing bracket (see launchBracketEnd).
+	launchOpen bool
 }
 
 // emit appends a code token (not space, newline or comment). The main
@@ -572,6 +575,9 @@ func (l *lexer) run() {
 			if l.match {
 				l.m.see(c, int32(l.n))
 			}
+			if c == ';' || c == '{' || c == '}' {
+				l.launchOpen = false // a launch ends before its statement
+			}
 			l.emit(Punct, i, i+1)
 			i++
 			l.wantHeader = false
@@ -586,6 +592,9 @@ func (l *lexer) run() {
 		i = punctEnd(src, i)
 		switch {
 		case i > start+1:
+			if c == '<' || c == '>' {
+				i = l.launchBracketEnd(start, i)
+			}
 			l.emit(Punct, start, i)
 		case isPunctByte(c):
 			if l.match {
@@ -598,6 +607,48 @@ func (l *lexer) run() {
 		l.wantHeader = false
 	}
 	l.pos = i
+}
+
+// launchBracketEnd returns the end of the punctuator at [start, end) that
+// begins with < or >, extended over a kernel launch's bracket written with
+// blanks inside: nvcc takes "<< <" for <<< and ">> >" for >>> (Visual
+// Studio's formatter writes launches so), hipcc does not. "<<" then blanks
+// then a lone "<" is a launch in any case (no C++ expression starts with
+// "<"), unless "operator" comes before (operator<< <T>); ">> >" is one
+// only while a launch is open, since it also closes three template
+// argument lists. Blanks are spaces and tabs: nvcc takes no newline in the
+// opening bracket.
+func (l *lexer) launchBracketEnd(start, end int) int {
+	src := l.src
+	switch string(src[start:end]) {
+	case "<<<":
+		l.launchOpen = true
+		return end
+	case ">>>":
+		l.launchOpen = false
+		return end
+	case "<<", ">>":
+	default:
+		return end
+	}
+	c := src[start]
+	if c == '>' && !l.launchOpen {
+		return end
+	}
+	j := end
+	for j < len(src) && (src[j] == ' ' || src[j] == '\t') {
+		j++
+	}
+	if j == end || j >= len(src) || src[j] != c || punctEnd(src, j) != j+1 {
+		return end
+	}
+	if c == '<' {
+		if p := l.n - 1; p >= 0 && l.toks[p].Kind == Ident && string(src[l.toks[p].Start:l.toks[p].End]) == "operator" {
+			return end
+		}
+	}
+	l.launchOpen = c == '<'
+	return j + 1
 }
 
 // continuation returns the length of a backslash-newline at i (2 or 3 with

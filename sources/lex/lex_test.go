@@ -370,6 +370,9 @@ func TestScanParallel(t *testing.T) {
 		"a /* spans\nmany\nlines\nand\ncuts */ b\nc\nd\ne\nf\n",
 		"auto s = R\"x(\nraw\nstring\n)x\";\nint g;\nint h;\n",
 		"// comment \\\ncontinued\nint i;\n\"unterminated\nint j;\r\n#pragma once\r\nint k; \\\r\nint l;\n",
+		// A launch open across a cut: its "> >" closer is one token
+		// only when the lexer knows the launch is open.
+		"k<<<a,\nb,\nc>> >(p);\nA<A<A<int>> > x;\nk << <1, 1\n>> >(p);\n",
 	} {
 		checkScanParallel(t, src)
 	}
@@ -382,10 +385,36 @@ func TestScanParallel(t *testing.T) {
 }
 
 func FuzzScanParallel(f *testing.F) {
-	for _, s := range []string{"a\nb\n/*\n*/\nc\n", "R\"(\n\n)\"\n\n", "x\\\n\\\ny\nz\n", "#include <a\n>\n"} {
+	for _, s := range []string{"a\nb\n/*\n*/\nc\n", "R\"(\n\n)\"\n\n", "x\\\n\\\ny\nz\n", "#include <a\n>\n", "k<<<a,\nb>> >(p);\nc>> >d;\n"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, src string) { checkScanParallel(t, src) })
+}
+
+// TestLaunchBracketsWithBlanks wants "<< <" and ">> >" (nvcc's spellings of
+// a launch's <<< and >>>, with blanks inside) to be one token each in a
+// launch, and left apart elsewhere.
+func TestLaunchBracketsWithBlanks(t *testing.T) {
+	for _, c := range []struct{ src, want string }{
+		{"k << < 1, 1 >> > (p);", "k|<< <|1|,|1|>> >|(|p|)|;"},
+		{"k<<\t<1,1>>\t>(p);", "k|<<\t<|1|,|1|>>\t>|(|p|)|;"},
+		{"k<<<1, 1>> >(p);", "k|<<<|1|,|1|>> >|(|p|)|;"},
+		{"A<A<A<int>> > x;", "A|<|A|<|A|<|int|>>|>|x|;"},
+		{"k<<<1,1>>>(p); A<A<A<int>> > x;", "k|<<<|1|,|1|>>>|(|p|)|;|A|<|A|<|A|<|int|>>|>|x|;"},
+		{"friend ostream &operator<< <>(ostream &);", "friend|ostream|&|operator|<<|<|>|(|ostream|&|)|;"},
+		{"x << <y;", "x|<< <|y|;"},
+		{"a << <= b; c << << d;", "a|<<|<=|b|;|c|<<|<<|d|;"},
+		{"k <<\n< 1, 1 >>> (p);", "k|<<|<|1|,|1|>>>|(|p|)|;"},
+	} {
+		code := Scan([]byte(c.src), Code{}, nil)
+		var got []string
+		for _, tk := range code.Tokens {
+			got = append(got, c.src[tk.Start:tk.End])
+		}
+		if g := strings.Join(got, "|"); g != c.want {
+			t.Errorf("Scan(%q) = %q, want %q", c.src, g, c.want)
+		}
+	}
 }
 
 // testNames holds a few identifiers for the marking tests.
