@@ -220,6 +220,10 @@ type cgMember struct {
 	// name is common enough (any, all) that only a call with arguments, in
 	// a file that uses cooperative groups, is rewritten.
 	args bool
+	// common: the name is common enough (num_threads) that a call is
+	// rewritten only in a file that uses cooperative groups and defines
+	// no function of that name, like a member that takes arguments.
+	common bool
 	polyfill
 }
 
@@ -264,25 +268,49 @@ const cgMatchLoop = `  auto x = +v;  // a short or a char is matched as the int 
     if (i < 32) m |= (unsigned int)eq << i;
   }`
 
+// cgDims is a polyfill of a thread_block's (and a grid_group's) member
+// that returns a dim3: one overload per group type, each taking a const
+// group, so that a call on a const reference compiles too.
+func cgDims(name, block, grid string) string {
+	return "__device__ static inline dim3 " + name + "(const cooperative_groups::thread_block&) { return " + block + "; }\n" +
+		cgGridOnly("__device__ static inline dim3 "+name+"(const cooperative_groups::grid_group&) { return "+grid+"; }")
+}
+
+// cgGridOnly puts a grid_group overload where HIP-CPU, which has no grid
+// groups, does not compile it.
+func cgGridOnly(code string) string {
+	return "#if !defined(__HIP_CPU_RT__)\n" + code + "\n#endif"
+}
+
 var cgMembers = map[string]cgMember{
-	"meta_group_rank": {"cooperative_groups::thread_block_tile::meta_group_rank", false, polyfill{name: "hipgen_cg_meta_group_rank",
+	"group_dim": {cuda: "cooperative_groups::thread_block::group_dim", common: true, polyfill: polyfill{name: "hipgen_cg_group_dim",
+		why:  "the block's dimensions (blockDim) for a thread_block, the grid's in blocks (gridDim) for a grid_group, as in CUDA",
+		code: cgDims("hipgen_cg_group_dim", "dim3(blockDim.x, blockDim.y, blockDim.z)", "dim3(gridDim.x, gridDim.y, gridDim.z)")}},
+	"dim_threads": {cuda: "cooperative_groups::thread_block::dim_threads", common: true, polyfill: polyfill{name: "hipgen_cg_dim_threads",
+		why:  "the block's dimensions (blockDim) for a thread_block, the grid's in threads for a grid_group, as in CUDA",
+		code: cgDims("hipgen_cg_dim_threads", "dim3(blockDim.x, blockDim.y, blockDim.z)", "dim3(gridDim.x * blockDim.x, gridDim.y * blockDim.y, gridDim.z * blockDim.z)")}},
+	"num_threads": {cuda: "cooperative_groups::thread_block::num_threads", common: true, polyfill: polyfill{name: "hipgen_cg_num_threads",
+		why: "the group's size(), which every HIP group has",
+		code: "template <class Group>\n__device__ static inline unsigned int hipgen_cg_num_threads(const Group& g) { return g.size(); }\n" +
+			cgGridOnly("__device__ static inline unsigned long long hipgen_cg_num_threads(const cooperative_groups::grid_group& g) { return g.size(); }")}},
+	"meta_group_rank": {"cooperative_groups::thread_block_tile::meta_group_rank", false, false, polyfill{name: "hipgen_cg_meta_group_rank",
 		why:  "the polyfill assumes the tile was partitioned directly from the thread block (tiled_partition<N>(this_thread_block())) and returns the block's thread rank divided by the tile size; for a tile partitioned from another tile it is wrong",
 		code: "template <class Group>\n__device__ static inline unsigned int hipgen_cg_meta_group_rank(const Group& g) { return " + cgBlockRank + " / g.size(); }"}},
-	"meta_group_size": {"cooperative_groups::thread_block_tile::meta_group_size", false, polyfill{name: "hipgen_cg_meta_group_size",
+	"meta_group_size": {"cooperative_groups::thread_block_tile::meta_group_size", false, false, polyfill{name: "hipgen_cg_meta_group_size",
 		why:  "the polyfill assumes the tile was partitioned directly from the thread block (tiled_partition<N>(this_thread_block())) and returns the number of tiles in the block, rounded up; for a tile partitioned from another tile it is wrong",
 		code: "template <class Group>\n__device__ static inline unsigned int hipgen_cg_meta_group_size(const Group& g) { return (blockDim.x * blockDim.y * blockDim.z + g.size() - 1) / g.size(); }"}},
-	"ballot": {"cooperative_groups::thread_block_tile::ballot", true, polyfill{name: "hipgen_cg_ballot", why: cgVoteWhy,
+	"ballot": {"cooperative_groups::thread_block_tile::ballot", true, false, polyfill{name: "hipgen_cg_ballot", why: cgVoteWhy,
 		code: cgTileVote("ballot", "unsigned int", "pred ? 1u << g.thread_rank() : 0u", "|",
 			"  unsigned int v = 0;\n  for (unsigned int i = 0; i < warpSize; ++i) {\n    int p = g.shfl(pred ? 1 : 0, (int)i);\n    if (i < g.size() && i < 32) v |= (unsigned int)(p != 0) << i;\n  }\n  return v;")}},
-	"any": {"cooperative_groups::thread_block_tile::any", true, polyfill{name: "hipgen_cg_any", why: cgVoteWhy,
+	"any": {"cooperative_groups::thread_block_tile::any", true, false, polyfill{name: "hipgen_cg_any", why: cgVoteWhy,
 		code: cgTileVote("any", "int", "pred != 0", "|",
 			"  int v = 0;\n  for (unsigned int i = 0; i < warpSize; ++i) {\n    int p = g.shfl(pred != 0 ? 1 : 0, (int)i);\n    if (i < g.size()) v |= p;\n  }\n  return v;")}},
-	"all": {"cooperative_groups::thread_block_tile::all", true, polyfill{name: "hipgen_cg_all", why: cgVoteWhy,
+	"all": {"cooperative_groups::thread_block_tile::all", true, false, polyfill{name: "hipgen_cg_all", why: cgVoteWhy,
 		code: cgTileVote("all", "int", "pred != 0", "&",
 			"  int v = 1;\n  for (unsigned int i = 0; i < warpSize; ++i) {\n    int p = g.shfl(pred != 0 ? 1 : 0, (int)i);\n    if (i < g.size()) v &= p;\n  }\n  return v;")}},
-	"match_any": {"cooperative_groups::thread_block_tile::match_any", true, polyfill{name: "hipgen_cg_match_any", why: cgMatchWhy,
+	"match_any": {"cooperative_groups::thread_block_tile::match_any", true, false, polyfill{name: "hipgen_cg_match_any", why: cgMatchWhy,
 		code: "template <class Group, class T>\n__device__ static inline unsigned int hipgen_cg_match_any(const Group& g, T v) {\n" + cgMatchLoop + "\n  return m;\n}"}},
-	"match_all": {"cooperative_groups::thread_block_tile::match_all", true, polyfill{name: "hipgen_cg_match_all", why: cgMatchWhy,
+	"match_all": {"cooperative_groups::thread_block_tile::match_all", true, false, polyfill{name: "hipgen_cg_match_all", why: cgMatchWhy,
 		code: "template <class Group, class T>\n__device__ static inline unsigned int hipgen_cg_match_all(const Group& g, T v, int& pred) {\n" + cgMatchLoop +
 			"\n  pred = same;\n  return same ? (g.size() >= 32 ? 0xffffffffu : (1u << g.size()) - 1) : 0u;\n}"}},
 }
@@ -295,7 +323,7 @@ func (t *translator) cgMemberCall(k int, name string) bool {
 	if !ok || !(t.is(k-1, ".") || t.is(k-1, "->")) || !t.is(k+1, "(") || t.is(k+2, ")") != !m.args {
 		return false
 	}
-	if m.args && (!t.usesCG() || t.definesFunction(name)) {
+	if (m.args || m.common) && (!t.usesCG() || t.definesFunction(name)) || m.common && t.declaresFunction(name) {
 		return false // no groups here, or a class of the file has its own member of that name
 	}
 	if e, ok := t.tbl.Identifier(m.cuda, t.ver); ok && e.Available(t.ver) {
@@ -308,7 +336,7 @@ func (t *translator) cgMemberCall(k int, name string) bool {
 	t.memberToCall(k, start, m.name)
 	t.addPolyfill(m.cuda, int(t.tok(start).Start))
 	what := "thread_block_tile::" + name + "()"
-	if m.args {
+	if m.args || m.common {
 		what = name + "() of a cooperative group"
 	}
 	t.report(k, diag.Note, "polyfill", what+" became "+m.name+": the target ROCm lacks it; "+m.why+oncePerFile)

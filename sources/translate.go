@@ -202,6 +202,11 @@ type fileFacts struct {
 	// has run.
 	definedOnce sync.Once
 	defined     map[string][]int32
+	// declared holds the names the file declares or defines a function
+	// of, a member function with a trailing const or noexcept too (see
+	// declaresFunction), once declaredOnce has run.
+	declaredOnce sync.Once
+	declared     map[string]bool
 	// dead holds the byte ranges of the blocks hipcc never compiles, as
 	// the last replay of fileMacros found them, once macrosOnce has run.
 	dead [][2]int32

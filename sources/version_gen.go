@@ -6,4 +6,4 @@ package sources
 // Go file below sources/, the mapping table included). It is part of
 // every cache key, so a file translated by another build of the
 // translator is translated again.
-const TranslatorVersion = "619e46bab304cd4e"
+const TranslatorVersion = "34968bf8ecfffac1"
