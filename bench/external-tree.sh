@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# Translates a whole CUDA project from outside with hipgen and with ROCm's
+# hipify-perl, compiles every .cu unit of each translation with hipcc for
+# gfx90a and gfx1030, and prints per-unit results side by side with the
+# first error of each failure, then the pass counts.
+#
+# bench/external.sh does this for a chosen list of units of candle and
+# cuda-samples; this script takes every unit of any project, for example a
+# CUDA textbook's code (PacktPublishing/Learn-CUDA-Programming), whose
+# programs expect cuda-samples' Common/ helpers on the include path.
+#
+# Usage: bench/external-tree.sh PROJECT_GIT HIPIFY_GIT [SAMPLES_GIT] [SCRATCH]
+#   PROJECT_GIT  git directory of the project (bare or not), already fetched
+#   HIPIFY_GIT   git directory of ROCm/HIPIFY (bin/hipify-perl is used)
+#   SAMPLES_GIT  git directory of NVIDIA/cuda-samples: its Common/ headers
+#                join the tree as Common/ and the include path ("" for none)
+#   SCRATCH      work directory, default /tmp/hipgen-external-tree (wiped)
+# The project's code is extracted into SCRATCH and never committed. Compiles
+# run with HIP_PLATFORM=amd, with a shadowed copy of every CUDA header first
+# on the include path (so a CUDA header left in a translation fails the
+# unit), with the unit's own directory and Common/ as include directories,
+# JOBS (default 2) at a time.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+. bench/lib.sh
+
+usage="usage: bench/external-tree.sh PROJECT_GIT HIPIFY_GIT [SAMPLES_GIT] [SCRATCH]"
+project_git=${1:?$usage}
+hipify_git=${2:?$usage}
+samples_git=${3:-}
+scratch=${4:-/tmp/hipgen-external-tree}
+jobs=${JOBS:-2}
+command -v go >/dev/null || export PATH=/usr/local/go/bin:$PATH
+command -v hipcc >/dev/null || { echo "bench/external-tree.sh: hipcc not found (scripts/install-deps.sh installs it)" >&2; exit 2; }
+export HIP_PLATFORM=amd
+
+rm -rf "$scratch"
+mkdir -p "$scratch"/{src,hipgen,hipify,logs}
+
+# --- extract sources and headers
+src_re='\.(cu|cuh|h|hpp|hh|inl|inc)$'
+extract_sources "$(gitdir "$project_git")" "$scratch/src" "$src_re" .
+includes=()
+if [ -n "$samples_git" ]; then
+  extract_sources "$(gitdir "$samples_git")" "$scratch/samples" '\.h$' Common
+  rm -rf "$scratch/src/Common"
+  mv "$scratch/samples/Common" "$scratch/src/Common"
+  includes=(-I Common)
+fi
+git --git-dir="$(gitdir "$hipify_git")" show HEAD:bin/hipify-perl >"$scratch/hipify-perl"
+mapfile -t units < <(cd "$scratch/src" && find . -name '*.cu' | sed 's|^\./||' | LC_ALL=C sort)
+
+# --- translate
+go build -o "$scratch/hipgen-bin" ./cmd/hipgen
+"$scratch/hipgen-bin" -C "$scratch/src" translate "${includes[@]}" -o "$scratch/hipgen" . \
+  >"$scratch/logs/hipgen-translate.txt" 2>&1 || true
+(cd "$scratch/src" && find . -type f | LC_ALL=C sort) | while read -r f; do
+  mkdir -p "$(dirname "$scratch/hipify/$f")"
+  perl "$scratch/hipify-perl" -quiet-warnings "$scratch/src/$f" -o="$scratch/hipify/$f" \
+    >>"$scratch/logs/hipify-translate.txt" 2>&1 || cp "$scratch/src/$f" "$scratch/hipify/$f"
+done
+
+# --- compile
+go run ./bench/shadowcuda "$scratch/shadow" >/dev/null
+compile() { # TOOL UNIT -> prints "TOOL UNIT PASS|FAIL first-error"
+  local tool=$1 unit=$2 src=$2
+  [ "$tool" = hipgen ] && src=${unit%.cu}.hip
+  local root=$scratch/$tool
+  local log=$scratch/logs/$tool-$(echo "$unit" | tr / _).log
+  if [ ! -f "$root/$src" ]; then
+    echo "no translation produced" >"$log"
+  elif timeout 600 hipcc -x hip -std=c++17 -w -I "$scratch/shadow" -I "$root/Common" -I "$root/$(dirname "$unit")" \
+      --offload-arch=gfx90a --offload-arch=gfx1030 -c "$root/$src" -o /dev/null >"$log" 2>&1; then
+    printf '%s\t%s\tPASS\t\n' "$tool" "$unit"
+    return
+  fi
+  local why
+  why=$(grep -m1 -E 'error|no translation' "$log" | sed -E "s|$scratch/[a-z]+/||g" | cut -c1-160)
+  printf '%s\t%s\tFAIL\t%s\n' "$tool" "$unit" "${why:-see $log}"
+}
+export -f compile
+export scratch
+for t in hipgen hipify; do printf "$t\t%s\n" "${units[@]}"; done |
+  xargs -P "$jobs" -L1 bash -c 'compile "$0" "$1"' | LC_ALL=C sort >"$scratch/results.tsv"
+
+# --- report
+awk -F'\t' '
+  { if (!($2 in seen)) { seen[$2] = 1; keys[++n] = $2 }
+    res[$1, $2] = $3; why[$1, $2] = $4 }
+  END {
+    printf "%-72s %-7s %-7s\n", "unit", "hipgen", "hipify"
+    for (i = 1; i <= n; i++) {
+      printf "%-72s %-7s %-7s\n", keys[i], res["hipgen", keys[i]], res["hipify", keys[i]]
+      if (res["hipgen", keys[i]] == "PASS") hg++
+      if (res["hipify", keys[i]] == "PASS") hp++
+    }
+    printf "\nunits that compile for gfx90a and gfx1030: hipgen %d/%d, hipify-perl %d/%d\n", hg, n, hp, n
+    print "\nhipgen failures (first error):"
+    for (i = 1; i <= n; i++) if (res["hipgen", keys[i]] != "PASS") printf "  %s: %s\n", keys[i], why["hipgen", keys[i]]
+  }' "$scratch/results.tsv"
+echo
+echo "logs and translations: $scratch"
