@@ -437,7 +437,12 @@ func (t *translator) hasInclude(k int) {
 	switch {
 	case text[0] == '<' && text[len(text)-1] == '>':
 		p = text[1 : len(text)-1]
-	case text[0] == '"' && text[len(text)-1] == '"':
+		for j := k + 2; j < close; j++ {
+			if kind := t.tok(j).Kind; kind == lex.String || kind == lex.Char {
+				return // no header name: a rewrite would drop the literal
+			}
+		}
+	case text[0] == '"' && text[len(text)-1] == '"' && close == k+3:
 		p, quoted = text[1:len(text)-1], true
 	default:
 		return
