@@ -494,8 +494,15 @@ func (t *translator) runRange(k, end int) int {
 			}
 		case lex.Number:
 			t.number(k)
-		case lex.String:
-			t.stringLiteral(k)
+		case lex.String, lex.Char:
+			if tk.Kind == lex.String {
+				t.stringLiteral(k)
+			}
+			// A keyword glued to a literal (extern "C"__global__) is
+			// set apart: clang reads the pair as a user-defined literal.
+			if nx := k + 1; nx < len(t.toks) && t.toks[nx].Start == tk.End && t.toks[nx].Kind == lex.Ident {
+				t.insert(int(tk.End), " ")
+			}
 		}
 		k++
 	}

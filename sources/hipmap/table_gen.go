@@ -2,7 +2,7 @@
 
 package hipmap
 
-const generatedVersion = "c48a694234330c1c"
+const generatedVersion = "7b885df9e2b9af99"
 
 // generatedEntries are the parsed data files, sorted like Table.entries.
 var generatedEntries = []Entry{
@@ -8850,6 +8850,8 @@ var generatedEntries = []Entry{
 	{"thrust/universal_vector.h", "thrust/universal_vector.h", "thrust", 0, 1, Version{0, 0}, Version{0, 0}, ""},
 	{"thrust/version.h", "thrust/version.h", "thrust", 0, 1, Version{0, 0}, Version{0, 0}, ""},
 	{"thrust/zip_function.h", "thrust/zip_function.h", "thrust", 0, 1, Version{0, 0}, Version{0, 0}, ""},
+	{"vector_functions.h", "hip/hip_vector_types.h", "headers", 0, 1, Version{0, 0}, Version{0, 0}, "make_int2, make_float4 and the rest come with HIP's vector types"},
+	{"vector_functions.hpp", "hip/hip_vector_types.h", "headers", 0, 1, Version{0, 0}, Version{0, 0}, "make_int2, make_float4 and the rest come with HIP's vector types"},
 	{"vector_types.h", "hip/hip_vector_types.h", "headers", 0, 1, Version{0, 0}, Version{0, 0}, ""},
 }
 
@@ -10944,7 +10946,7 @@ var generatedHeaders = nameIndex{
 	0, 0, 8743, 0, 0, 0, 8841, 0, 0, 8632, 0, 0, 0, 0, 0, 0,
 	0, 0, 0, 0, 8807, 0, 0, 0, 0, 0, 0, 0, 8673, 0, 0, 8592,
 	8682, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 8797, 8596, 0, 0, 0,
-	0, 8759, 8651, 8840, 0, 0, 0, 0, 0, 8744, 0, 0, 0, 0, 0, 0,
+	0, 8759, 8651, 8840, 0, 0, 0, 0, 0, 8744, 8846, 0, 0, 0, 0, 0,
 	0, 0, 0, 0, 8767, 0, 8782, 0, 0, 8585, 0, 0, 0, 0, 8658, 0,
 	8577, 0, 0, 0, 8789, 8793, 0, 8666, 0, 0, 0, 8625, 8684, 8719, 0, 0,
 	0, 0, 0, 0, 0, 8741, 0, 0, 8823, 8705, 8700, 8819, 8820, 0, 0, 0,
@@ -10963,7 +10965,7 @@ var generatedHeaders = nameIndex{
 	8649, 0, 8598, 0, 8654, 0, 0, 8692, 0, 8647, 0, 0, 8687, 0, 0, 0,
 	0, 0, 0, 0, 0, 8712, 0, 8760, 0, 0, 0, 8699, 0, 8679, 8722, 0,
 	0, 0, 0, 0, 0, 8733, 0, 0, 8630, 0, 0, 0, 0, 0, 8843, 0,
-	8595, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 8614, 8674, 0, 0, 0,
+	8595, 0, 0, 0, 0, 0, 0, 0, 0, 0, 8845, 8614, 8674, 0, 0, 0,
 	0, 0, 0, 8693, 8593, 0, 0, 8739, 8594, 0, 0, 0, 0, 0, 8556, 8836,
 	0, 0, 8571, 8662, 0, 0, 0, 0, 0, 0, 0, 8838, 0, 0, 0, 0,
 	0, 8659, 8678, 0, 8670, 0, 0, 0, 0, 8663, 0, 0, 0, 0, 8584, 0,
@@ -10972,7 +10974,7 @@ var generatedHeaders = nameIndex{
 	8634, 0, 8636, 0, 0, 0, 0, 8609, 0, 0, 0, 0, 0, 0, 0, 0,
 	0, 0, 0, 8629, 0, 8557, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 	0, 0, 0, 0, 0, 0, 8723, 8727, 8800, 0, 0, 0, 0, 0, 0, 8686,
-	0, 0, 8812, 8844, 8845, 0, 8737, 0, 0, 0, 0, 0, 8765, 0, 8784, 0,
+	0, 0, 8812, 8844, 8847, 0, 8737, 0, 0, 0, 0, 0, 8765, 0, 8784, 0,
 	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 8570, 0,
 	0, 8664, 0, 8842, 8786, 0, 8826, 8835, 0, 8778, 0, 8579, 8573, 0, 8736, 0,
 	0, 0, 0, 0, 0, 8798, 8795, 0, 0, 0, 0, 0, 0, 0, 8755, 0,

@@ -727,6 +727,12 @@ func quotedEnd(src []byte, i int, q byte) int {
 
 // udSuffix extends a literal over a user-defined literal suffix ("abc"_s).
 func udSuffix(src []byte, i int) int {
+	if i+1 < len(src) && src[i] == '_' && src[i+1] == '_' {
+		// A suffix of two underscores is reserved: what follows a
+		// literal so is a keyword glued to it (extern "C"__global__,
+		// which nvcc takes), not part of it.
+		return i
+	}
 	if i < len(src) && (src[i] == '_' || src[i] >= 'a' && src[i] <= 'z' || src[i] >= 'A' && src[i] <= 'Z') {
 		for i < len(src) && identTab[src[i]] {
 			i++
