@@ -216,6 +216,12 @@ func (t *translator) special(k int, b []byte) (next int, handled bool) {
 			t.report(k, diag.Note, "libcuxx", "cuda::std became std: HIP has no libcu++, and its standard library works in device code for what cuda::std mirrors")
 			return k + 3, true
 		}
+		// libcu++ also puts the memory orders in cuda:: itself.
+		if t.is(k+1, "::") && !nested && t.tok(k+2).Kind == lex.Ident && libcuxxMemoryOrders[string(t.text(k+2))] {
+			t.edits = append(t.edits, edit{int(t.tok(k).Start), int(t.tok(k).End), "std"})
+			t.report(k, diag.Note, "libcuxx", "cuda::"+string(t.text(k+2))+" became std::"+string(t.text(k+2))+": HIP has no libcu++")
+			return k + 3, true
+		}
 	case spCallConv:
 		// The callback calling convention: empty on Linux, and HIP has
 		// none, so the word goes.
@@ -537,6 +543,13 @@ func (t *translator) builtinArgument(k int) {
 }
 
 // controlWords look like calls but are not.
+// libcuxxMemoryOrders are the names libcu++ declares in cuda:: as well
+// as in cuda::std::, for the standard library's memory orders.
+var libcuxxMemoryOrders = map[string]bool{
+	"memory_order": true, "memory_order_relaxed": true, "memory_order_consume": true, "memory_order_acquire": true,
+	"memory_order_release": true, "memory_order_acq_rel": true, "memory_order_seq_cst": true,
+}
+
 var controlWords = map[string]bool{"if": true, "while": true, "for": true, "switch": true, "return": true, "sizeof": true, "alignof": true, "decltype": true, "defined": true}
 
 // cppKeywords may stand before a leading "::" without qualifying it.
