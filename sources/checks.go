@@ -542,7 +542,6 @@ func (t *translator) builtinArgument(k int) {
 	}
 }
 
-// controlWords look like calls but are not.
 // libcuxxMemoryOrders are the names libcu++ declares in cuda:: as well
 // as in cuda::std::, for the standard library's memory orders.
 var libcuxxMemoryOrders = map[string]bool{
@@ -550,6 +549,7 @@ var libcuxxMemoryOrders = map[string]bool{
 	"memory_order_release": true, "memory_order_acq_rel": true, "memory_order_seq_cst": true,
 }
 
+// controlWords look like calls but are not.
 var controlWords = map[string]bool{"if": true, "while": true, "for": true, "switch": true, "return": true, "sizeof": true, "alignof": true, "decltype": true, "defined": true}
 
 // cppKeywords may stand before a leading "::" without qualifying it.

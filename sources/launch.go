@@ -157,9 +157,9 @@ func (t *translator) kernelStart(k int) int {
 	return j
 }
 
-// launchesInStatement counts the <<< (or "<< <") tokens of the statement holding the
-// one at k: the tokens between the nearest ;, { or } on either side (at
-// any bracket depth), within one preprocessor line or outside any.
+// launchesInStatement counts the <<< (or "<< <") tokens of the statement
+// holding the one at k: the tokens between the nearest ;, { or } on either
+// side (at any bracket depth), within one preprocessor line or outside any.
 func (t *translator) launchesInStatement(k int) int {
 	bound := func(j int) bool {
 		return t.isByte(j, ';') || t.isByte(j, '{') || t.isByte(j, '}') ||

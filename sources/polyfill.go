@@ -524,29 +524,6 @@ func minmax(name, typ, op string) polyfill {
 // definitions are collected in one pass, the first time they are needed.
 // While fileMacros replays the #if directives (which asks this to judge a
 // block), every definition counts.
-// declaresFunction reports whether the file declares or defines a
-// function (a member function too) named name: the name after a type
-// word, *, & or >, and before a '(', on no directive line. It finds what
-// definesFunction misses (int size() const { ... }) and declarations.
-func (t *translator) declaresFunction(name string) bool {
-	f := t.facts
-	f.declaredOnce.Do(func() {
-		f.declared = map[string]bool{}
-		for j := 1; j+1 < len(t.toks); j++ {
-			tk := t.toks[j]
-			if tk.Kind != lex.Ident || tk.Directive || !t.isByte(j+1, '(') {
-				continue
-			}
-			p := t.toks[j-1]
-			if p.Kind == lex.Ident && !controlWords[string(t.text(j-1))] && !cppKeywords[string(t.text(j-1))] ||
-				t.isByte(j-1, '*') || t.isByte(j-1, '&') || t.isByte(j-1, '>') && !t.is(j-1, "->") {
-				f.declared[string(t.text(j))] = true
-			}
-		}
-	})
-	return f.declared[name]
-}
-
 func (t *translator) definesFunction(name string) bool {
 	f := t.facts
 	f.definedOnce.Do(func() {
@@ -581,6 +558,29 @@ func (t *translator) definesFunction(name string) bool {
 		}
 	}
 	return false
+}
+
+// declaresFunction reports whether the file declares or defines a
+// function (a member function too) named name: the name after a type
+// word, *, & or >, and before a '(', on no directive line. It finds what
+// definesFunction misses (int size() const { ... }) and declarations.
+func (t *translator) declaresFunction(name string) bool {
+	f := t.facts
+	f.declaredOnce.Do(func() {
+		f.declared = map[string]bool{}
+		for j := 1; j+1 < len(t.toks); j++ {
+			tk := t.toks[j]
+			if tk.Kind != lex.Ident || tk.Directive || !t.isByte(j+1, '(') {
+				continue
+			}
+			p := t.toks[j-1]
+			if p.Kind == lex.Ident && !controlWords[string(t.text(j-1))] && !cppKeywords[string(t.text(j-1))] ||
+				t.isByte(j-1, '*') || t.isByte(j-1, '&') || t.isByte(j-1, '>') {
+				f.declared[string(t.text(j))] = true
+			}
+		}
+	})
+	return f.declared[name]
 }
 
 // atomicMinMax64 is a signed 64-bit atomic min or max built on atomicCAS;

@@ -6,4 +6,4 @@ package sources
 // Go file below sources/, the mapping table included). It is part of
 // every cache key, so a file translated by another build of the
 // translator is translated again.
-const TranslatorVersion = "60baf96ae3db999a"
+const TranslatorVersion = "c7c8eaa30ad90ec9"
