@@ -60,8 +60,12 @@ func (t *translator) assemble(buf []byte) []byte {
 	for _, e := range t.edits {
 		size += len(e.text) + 1
 	}
+	if cap(buf) < size {
+		// Fresh storage, not bytes.Buffer's growth, which would clear
+		// the whole of it first and double what is asked.
+		buf = make([]byte, 0, size)
+	}
 	b := bytes.NewBuffer(buf[:0])
-	b.Grow(size)
 	b.WriteString(marker)
 	pos, cursor := 0, 0
 	for _, e := range t.edits {

@@ -419,24 +419,43 @@ func (t *translator) polyfillBlock() (string, int) {
 		}
 	}
 	sort.Strings(names)
-	var b strings.Builder
-	b.WriteString(polyfillBegin + "\n")
+	// The definitions in order, dependencies first, each once (two CUDA
+	// spellings of one type share one); then the block is written at its
+	// final size, without a copy of any definition on the way.
+	var order []polyfill
 	written := map[string]bool{}
-	var write func(n string)
-	write = func(n string) {
+	var add func(n string)
+	add = func(n string) {
 		p := t.names.polyfills[n]
 		if written[p.name] {
-			return // two CUDA spellings of one type, or a dependency
+			return
 		}
 		written[p.name] = true
 		for _, d := range p.deps {
-			write(d)
+			add(d)
 		}
-		guard := "HIPGEN_POLYFILL_" + strings.TrimPrefix(strings.ToUpper(p.name), "HIPGEN_")
-		b.WriteString("#ifndef " + guard + "\n#define " + guard + "\n" + p.code + "\n#endif\n")
+		order = append(order, p)
 	}
 	for _, n := range names {
-		write(n)
+		add(n)
+	}
+	const guardPrefix = "HIPGEN_POLYFILL_"
+	size := len(polyfillBegin) + len(polyfillEnd) + 2
+	for _, p := range order {
+		size += 2*(len(guardPrefix)+len(p.name)) + len(p.code) + len("#ifndef \n#define \n\n#endif\n")
+	}
+	var b strings.Builder
+	b.Grow(size)
+	b.WriteString(polyfillBegin + "\n")
+	for _, p := range order {
+		guard := guardPrefix + strings.TrimPrefix(strings.ToUpper(p.name), "HIPGEN_")
+		b.WriteString("#ifndef ")
+		b.WriteString(guard)
+		b.WriteString("\n#define ")
+		b.WriteString(guard)
+		b.WriteString("\n")
+		b.WriteString(p.code)
+		b.WriteString("\n#endif\n")
 	}
 	b.WriteString(polyfillEnd + "\n")
 	return b.String(), first
