@@ -178,8 +178,7 @@ func (t *translator) special(k int, b []byte) (next int, handled bool) {
 		return k + 1, true
 	case spPropMember:
 		if m := propMembers[s]; (t.is(k-1, ".") || t.is(k-1, "->")) && t.ver.Less(m.since) && t.fileReadsDeviceProps() {
-			t.replace(k, m.before)
-			t.report(k, diag.Note, "unsupported-api", "hipDeviceProp_t has no "+s+" before ROCm "+m.since.String()+": became "+m.before+", "+m.why)
+			t.propMember(k, s)
 		}
 		return k + 1, true
 	case spCutlass:
@@ -576,13 +575,54 @@ func (t *translator) fileReadsDeviceProps() bool {
 }
 
 // propMembers are cudaDeviceProp members that hipDeviceProp_t gained in a
-// later ROCm release, with what stands in for them before it.
+// later ROCm release (6.0 reshaped it after CUDA's), with what stands in
+// for them before it: another member, or a value the member has on every
+// AMD GPU.
 var propMembers = map[string]struct {
 	since  Version
-	before string
+	before string // a member of the older hipDeviceProp_t
+	value  string // or the value itself
 	why    string
 }{
-	"sharedMemPerBlockOptin": {Version{Major: 6, Minor: 0}, "sharedMemPerBlock", "the most shared memory (LDS) an AMD GPU gives a block, with no opt-in"},
+	"sharedMemPerBlockOptin":    {since: Version{Major: 6, Minor: 0}, before: "sharedMemPerBlock", why: "the most shared memory (LDS) an AMD GPU gives a block, with no opt-in"},
+	"streamPrioritiesSupported": {since: Version{Major: 6, Minor: 0}, value: "1", why: "the value HIP gives it on every AMD GPU (stream priorities work on all of them)"},
+}
+
+// assignOps are the operators that store into their left operand.
+var assignOps = map[string]bool{"=": true, "+=": true, "-=": true, "*=": true, "/=": true, "%=": true,
+	"&=": true, "|=": true, "^=": true, "<<=": true, ">>=": true}
+
+// modifies reports whether the operand between the tokens before and
+// after is stored into or has its address taken: a value cannot stand in
+// for it there. A '&' before it counts even where it is binary (a & p.x),
+// which leaves such a use as it is, reported.
+func (t *translator) modifies(before, after int) bool {
+	if after < len(t.toks) && (assignOps[string(t.text(after))] || t.is(after, "++") || t.is(after, "--")) {
+		return true
+	}
+	return before >= 0 && (t.is(before, "++") || t.is(before, "--") || t.is(before, "&"))
+}
+
+// propMember rewrites the access of the device property name at k, which
+// hipDeviceProp_t lacks in the target ROCm (see propMembers).
+func (t *translator) propMember(k int, name string) {
+	m := propMembers[name]
+	lacks := "hipDeviceProp_t has no " + name + " before ROCm " + m.since.String()
+	if m.before != "" {
+		t.replace(k, m.before)
+		t.report(k, diag.Note, "unsupported-api", lacks+": became "+m.before+", "+m.why)
+		return
+	}
+	// recv.name becomes ((void)(recv), value): the object is still
+	// evaluated, and the value binds as the member access did.
+	start := t.receiverStart(k - 1)
+	if start < 0 || t.modifies(start-1, k+1) {
+		t.report(k, diag.Error, "unsupported-api", lacks+", and a value cannot stand in for it here: use "+m.value+", "+m.why)
+		return
+	}
+	t.insert(int(t.tok(start).Start), "((void)(")
+	t.edits = append(t.edits, edit{int(t.tok(k - 1).Start), int(t.tok(k).End), "), " + m.value + ")"})
+	t.report(k, diag.Note, "unsupported-api", lacks+": became "+m.value+", "+m.why)
 }
 
 // launchBounds handles __launch_bounds__(T, N[, C]) at k. HIP's macro takes
