@@ -224,6 +224,11 @@ type cgMember struct {
 	// rewritten only in a file that uses cooperative groups and defines
 	// no function of that name, like a member that takes arguments.
 	common bool
+	// constOnly: HIP has the member, but not const in every release
+	// (ROCm 5.2's thread_block::group_index()), so only a call on a group
+	// the file declares const is rewritten; the polyfill does what the
+	// member does in every release.
+	constOnly bool
 	polyfill
 }
 
@@ -293,24 +298,30 @@ var cgMembers = map[string]cgMember{
 		why: "the group's size(), which every HIP group has",
 		code: "template <class Group>\n__device__ static inline unsigned int hipgen_cg_num_threads(const Group& g) { return g.size(); }\n" +
 			cgGridOnly("__device__ static inline unsigned long long hipgen_cg_num_threads(const cooperative_groups::grid_group& g) { return g.size(); }")}},
-	"meta_group_rank": {"cooperative_groups::thread_block_tile::meta_group_rank", false, false, polyfill{name: "hipgen_cg_meta_group_rank",
+	"group_index": {cuda: "cooperative_groups::thread_block::group_index", common: true, constOnly: true, polyfill: polyfill{name: "hipgen_cg_group_index",
+		why:  "the group is declared const, and HIP's member is not const in ROCm 5.2; the polyfill returns the block's index in the grid (blockIdx), as the member does",
+		code: "__device__ static inline dim3 hipgen_cg_group_index(const cooperative_groups::thread_block&) { return dim3(blockIdx.x, blockIdx.y, blockIdx.z); }"}},
+	"thread_index": {cuda: "cooperative_groups::thread_block::thread_index", common: true, constOnly: true, polyfill: polyfill{name: "hipgen_cg_thread_index",
+		why:  "the group is declared const, and HIP's member is not const in ROCm 5.2; the polyfill returns the thread's index in the block (threadIdx), as the member does",
+		code: "__device__ static inline dim3 hipgen_cg_thread_index(const cooperative_groups::thread_block&) { return dim3(threadIdx.x, threadIdx.y, threadIdx.z); }"}},
+	"meta_group_rank": {"cooperative_groups::thread_block_tile::meta_group_rank", false, false, false, polyfill{name: "hipgen_cg_meta_group_rank",
 		why:  "the polyfill assumes the tile was partitioned directly from the thread block (tiled_partition<N>(this_thread_block())) and returns the block's thread rank divided by the tile size; for a tile partitioned from another tile it is wrong",
 		code: "template <class Group>\n__device__ static inline unsigned int hipgen_cg_meta_group_rank(const Group& g) { return " + cgBlockRank + " / g.size(); }"}},
-	"meta_group_size": {"cooperative_groups::thread_block_tile::meta_group_size", false, false, polyfill{name: "hipgen_cg_meta_group_size",
+	"meta_group_size": {"cooperative_groups::thread_block_tile::meta_group_size", false, false, false, polyfill{name: "hipgen_cg_meta_group_size",
 		why:  "the polyfill assumes the tile was partitioned directly from the thread block (tiled_partition<N>(this_thread_block())) and returns the number of tiles in the block, rounded up; for a tile partitioned from another tile it is wrong",
 		code: "template <class Group>\n__device__ static inline unsigned int hipgen_cg_meta_group_size(const Group& g) { return (blockDim.x * blockDim.y * blockDim.z + g.size() - 1) / g.size(); }"}},
-	"ballot": {"cooperative_groups::thread_block_tile::ballot", true, false, polyfill{name: "hipgen_cg_ballot", why: cgVoteWhy,
+	"ballot": {"cooperative_groups::thread_block_tile::ballot", true, false, false, polyfill{name: "hipgen_cg_ballot", why: cgVoteWhy,
 		code: cgTileVote("ballot", "unsigned int", "pred ? 1u << g.thread_rank() : 0u", "|",
 			"  unsigned int v = 0;\n  for (unsigned int i = 0; i < warpSize; ++i) {\n    int p = g.shfl(pred ? 1 : 0, (int)i);\n    if (i < g.size() && i < 32) v |= (unsigned int)(p != 0) << i;\n  }\n  return v;")}},
-	"any": {"cooperative_groups::thread_block_tile::any", true, false, polyfill{name: "hipgen_cg_any", why: cgVoteWhy,
+	"any": {"cooperative_groups::thread_block_tile::any", true, false, false, polyfill{name: "hipgen_cg_any", why: cgVoteWhy,
 		code: cgTileVote("any", "int", "pred != 0", "|",
 			"  int v = 0;\n  for (unsigned int i = 0; i < warpSize; ++i) {\n    int p = g.shfl(pred != 0 ? 1 : 0, (int)i);\n    if (i < g.size()) v |= p;\n  }\n  return v;")}},
-	"all": {"cooperative_groups::thread_block_tile::all", true, false, polyfill{name: "hipgen_cg_all", why: cgVoteWhy,
+	"all": {"cooperative_groups::thread_block_tile::all", true, false, false, polyfill{name: "hipgen_cg_all", why: cgVoteWhy,
 		code: cgTileVote("all", "int", "pred != 0", "&",
 			"  int v = 1;\n  for (unsigned int i = 0; i < warpSize; ++i) {\n    int p = g.shfl(pred != 0 ? 1 : 0, (int)i);\n    if (i < g.size()) v &= p;\n  }\n  return v;")}},
-	"match_any": {"cooperative_groups::thread_block_tile::match_any", true, false, polyfill{name: "hipgen_cg_match_any", why: cgMatchWhy,
+	"match_any": {"cooperative_groups::thread_block_tile::match_any", true, false, false, polyfill{name: "hipgen_cg_match_any", why: cgMatchWhy,
 		code: "template <class Group, class T>\n__device__ static inline unsigned int hipgen_cg_match_any(const Group& g, T v) {\n" + cgMatchLoop + "\n  return m;\n}"}},
-	"match_all": {"cooperative_groups::thread_block_tile::match_all", true, false, polyfill{name: "hipgen_cg_match_all", why: cgMatchWhy,
+	"match_all": {"cooperative_groups::thread_block_tile::match_all", true, false, false, polyfill{name: "hipgen_cg_match_all", why: cgMatchWhy,
 		code: "template <class Group, class T>\n__device__ static inline unsigned int hipgen_cg_match_all(const Group& g, T v, int& pred) {\n" + cgMatchLoop +
 			"\n  pred = same;\n  return same ? (g.size() >= 32 ? 0xffffffffu : (1u << g.size()) - 1) : 0u;\n}"}},
 }
@@ -326,11 +337,11 @@ func (t *translator) cgMemberCall(k int, name string) bool {
 	if (m.args || m.common) && (!t.usesCG() || t.definesFunction(name)) || m.common && t.declaresFunction(name) {
 		return false // no groups here, or a class of the file has its own member of that name
 	}
-	if e, ok := t.tbl.Identifier(m.cuda, t.ver); ok && e.Available(t.ver) {
+	if e, ok := t.tbl.Identifier(m.cuda, t.ver); !m.constOnly && ok && e.Available(t.ver) {
 		return false
 	}
 	start := t.groupReceiver(k)
-	if start < 0 {
+	if start < 0 || m.constOnly && (start != k-2 || !t.declaredConstBlock(k-2)) {
 		return false
 	}
 	t.memberToCall(k, start, m.name)
@@ -339,7 +350,11 @@ func (t *translator) cgMemberCall(k int, name string) bool {
 	if m.args || m.common {
 		what = name + "() of a cooperative group"
 	}
-	t.report(k, diag.Note, "polyfill", what+" became "+m.name+": the target ROCm lacks it; "+m.why+oncePerFile)
+	why := "the target ROCm lacks it; " + m.why
+	if m.constOnly {
+		why = m.why
+	}
+	t.report(k, diag.Note, "polyfill", what+" became "+m.name+": "+why+oncePerFile)
 	return true
 }
 
@@ -371,6 +386,37 @@ func (t *translator) memberToCall(k, start int, fn string) {
 	} else {
 		t.edits = append(t.edits, edit{int(t.tok(k - 1).Start), int(t.tok(k + 1).End), ", "})
 	}
+}
+
+// declaredConstBlock reports whether the identifier at k names a
+// const thread_block: the nearest declaration of it before k is
+// "const cg::thread_block &name" (or "thread_block const& name", with any
+// qualification, reference or none). A declaration with another type
+// (auto, a tile) answers no, as does none.
+func (t *translator) declaredConstBlock(k int) bool {
+	name := t.text(k)
+	for j := k - 1; j > 0; j-- {
+		if t.tok(j).Kind != lex.Ident || !bytes.Equal(t.text(j), name) {
+			continue
+		}
+		d := j - 1
+		if t.is(d, "&") || t.is(d, "&&") {
+			d--
+		}
+		if t.is(d, "const") {
+			return t.is(d-1, "thread_block")
+		}
+		if !t.is(d, "thread_block") {
+			if t.tok(d).Kind == lex.Ident || t.is(d, ">") {
+				return false // declared with another type (auto, a tile)
+			}
+			continue // a use, not the declaration
+		}
+		for d--; t.is(d, "::") && t.tok(d-1).Kind == lex.Ident; d -= 2 {
+		}
+		return t.is(d, "const")
+	}
+	return false
 }
 
 // receiverStart returns the position where the object expression ending
