@@ -212,7 +212,10 @@ func (t *translator) special(k int, b []byte) (next int, handled bool) {
 		nested := t.is(k-1, "::") && (t.tok(k-2).Kind == lex.Ident && !cppKeywords[string(t.text(k-2))] || t.is(k-2, ">"))
 		if t.is(k+1, "::") && t.is(k+2, "std") && t.is(k+3, "::") && !nested {
 			t.edits = append(t.edits, edit{int(t.tok(k).Start), int(t.tok(k + 2).End), "std"})
-			t.report(k, diag.Note, "libcuxx", "cuda::std became std: HIP has no libcu++, and its standard library works in device code for what cuda::std mirrors")
+			t.report(k, diag.Note, "libcuxx", "cuda::std became std: HIP has no libcu++; in device code the standard library serves what is constexpr or has HIP's device overloads (type traits, numeric_limits, min and max, the math functions), not its atomics or synchronisation types")
+			if name := string(t.text(min(k+4, len(t.toks)-1))); libcuxxHostOnly[name] && t.inDeviceFunction(k) {
+				t.report(k+4, diag.Warning, "libcuxx", "std::"+name+" (from cuda::std::"+name+") in device code: the standard library's member functions are host functions, which hipcc rejects there; use HIP's atomic functions (atomicAdd, atomicCAS, __hip_atomic_load and __hip_atomic_store with a memory order and scope), and __syncthreads for a block's barrier")
+			}
 			return k + 3, true
 		}
 		// libcu++ also puts the memory orders in cuda:: itself.
@@ -540,6 +543,11 @@ func (t *translator) builtinArgument(k int) {
 		}
 	}
 }
+
+// libcuxxHostOnly are the types of cuda::std that work in CUDA device code
+// but whose std:: counterparts do not in HIP device code.
+var libcuxxHostOnly = map[string]bool{"atomic": true, "atomic_ref": true, "atomic_flag": true, "barrier": true,
+	"latch": true, "counting_semaphore": true, "binary_semaphore": true}
 
 // libcuxxMemoryOrders are the names libcu++ declares in cuda:: as well
 // as in cuda::std::, for the standard library's memory orders.
