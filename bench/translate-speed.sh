@@ -24,7 +24,9 @@
 # the point of the comparison. SKIP_DEFAULT_PERL=1 leaves it out (its row
 # then reads nan). ROUNDS (default 20) is how many turns each fast tool
 # takes; the tools alternate, and each row gives the fastest and the median
-# run, and their ratios to hipgen's.
+# run, and their ratios to hipgen's. Each timed run follows WARMUP (default
+# 1) untimed runs of the same command (see sample); WARMUP=0 times each
+# tool right after the one before it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . bench/lib.sh
@@ -83,9 +85,18 @@ echo "corpus: ${#files[@]} files, $lines lines, $bytes bytes"
 # the command and its children, which other load on the machine hardly
 # changes.
 declare -A samples
+# Before it, the same run is made WARMUP times (default 1) untimed, each
+# after SETUP too, as hyperfine's --warmup does: the timed run then finds
+# the tool's own files cached and the machine as its own last run left it,
+# not as the previous tool did (hipify_torch's half second of Python leaves
+# a few-millisecond run 15 to 20% slower on the 16-core machine).
 sample() {
-  local name=$1 setup=$2
+  local name=$1 setup=$2 w
   shift 2
+  for ((w = 0; w < ${warmup:-0}; w++)); do
+    "$setup"
+    "$timer" "$@" >/dev/null
+  done
   "$setup"
   samples[$name]+="$("$timer" "$@")"$'\n'
 }
@@ -116,6 +127,7 @@ copy=(-- cp -r "$scratch/corpus" "$scratch/out-copy")
 # takes seconds a run and joins the first 3 rounds; default hipify-perl
 # takes minutes and runs once, at the end.
 rounds=${ROUNDS:-20}
+warmup=${WARMUP:-1}
 for ((r = 0; r < rounds; r++)); do
   sample "cp -r (file creation)" clean_copy "${copy[@]}"
   sample hipgen clean_hipgen -- "${hipgen[@]}"
@@ -127,6 +139,7 @@ done
 if [ "${SKIP_DEFAULT_PERL:-0}" = 1 ]; then
   samples[hipify-perl]="nan nan" # skipped on request: it takes many minutes
 else
+  warmup=0 # minutes a run: once, cold
   sample hipify-perl none "${perl_in_corpus[@]}" "${files[@]}"
 fi
 
@@ -141,7 +154,7 @@ hg_out=$(find "$scratch/out-hipgen" -type f \( -name '*.hip' -o -name '*.cuh' \)
 torch_out=$(find "$scratch/out-torch" -type f | wc -l)
 echo "outputs: hipgen $hg_out files, hipify_torch $torch_out files, hipify-perl $(wc -l <"$scratch/out-hipify-perl.txt") lines"
 
-echo "load average: $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) cores, $rounds rounds"
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) cores, $rounds rounds, ${WARMUP:-1} warm-up run(s) before each timed run"
 hg=$(summary hipgen)
 printf '\n%-28s %9s %9s %9s %5s %11s %10s %10s %10s\n' tool best_s cpu_s median_s runs lines/s "best/hipgen" "med/hipgen" "cpu/hipgen"
 for t in "cp -r (file creation)" "hipgen" "hipgen -j1" "hipgen rerun" "hipify_torch v2" "hipify-perl -quiet-warnings" "hipify-perl"; do
