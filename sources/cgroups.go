@@ -391,8 +391,10 @@ func (t *translator) memberToCall(k, start int, fn string) {
 // declaredConstBlock reports whether the identifier at k names a
 // const thread_block: the nearest declaration of it before k is
 // "const cg::thread_block &name" (or "thread_block const& name", with any
-// qualification, reference or none). A declaration with another type
-// (auto, a tile) answers no, as does none.
+// qualification, reference or none); a nearer declaration of the name as
+// a thread_block that is not const answers no, as does none. (A group
+// declared auto counts as its thread_block namesake before it, if any: the
+// polyfill's thread_block parameter then tells hipcc what it is.)
 func (t *translator) declaredConstBlock(k int) bool {
 	name := t.text(k)
 	for j := k - 1; j > 0; j-- {
@@ -407,10 +409,10 @@ func (t *translator) declaredConstBlock(k int) bool {
 			return t.is(d-1, "thread_block")
 		}
 		if !t.is(d, "thread_block") {
-			if t.tok(d).Kind == lex.Ident || t.is(d, ">") {
-				return false // declared with another type (auto, a tile)
-			}
-			continue // a use, not the declaration
+			// A use, or a declaration with another type (auto): only
+			// thread_block declarations count, which no rewrite of a
+			// use changes, so a second translation decides alike.
+			continue
 		}
 		for d--; t.is(d, "::") && t.tok(d-1).Kind == lex.Ident; d -= 2 {
 		}

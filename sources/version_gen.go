@@ -6,4 +6,4 @@ package sources
 // Go file below sources/, the mapping table included). It is part of
 // every cache key, so a file translated by another build of the
 // translator is translated again.
-const TranslatorVersion = "78ad899cb60a0ae0"
+const TranslatorVersion = "85c222d845560ef2"
