@@ -67,18 +67,15 @@ compile() { # TOOL UNIT -> prints "TOOL UNIT PASS|FAIL first-error"
   [ "$tool" = hipgen ] && src=${unit%.cu}.hip
   local root=$scratch/$tool
   local log=$scratch/logs/$tool-$(echo "$unit" | tr / _).log
-  if [ ! -f "$root/$src" ]; then
-    echo "no translation produced" >"$log"
-  elif timeout 600 hipcc -x hip -std=c++17 -w -I "$scratch/shadow" -I "$root/Common" -I "$root/$(dirname "$unit")" \
-      --offload-arch=gfx90a --offload-arch=gfx1030 -c "$root/$src" -o /dev/null >"$log" 2>&1; then
+  if hipcc_unit "$log" "$root/$src" -I "$root/Common" -I "$root/$(dirname "$unit")"; then
     printf '%s\t%s\tPASS\t\n' "$tool" "$unit"
     return
   fi
   local why
-  why=$(grep -m1 -E 'error|no translation' "$log" | sed -E "s|$scratch/[a-z]+/||g" | cut -c1-160)
+  why=$(first_error "$log")
   printf '%s\t%s\tFAIL\t%s\n' "$tool" "$unit" "${why:-see $log}"
 }
-export -f compile
+export -f compile hipcc_unit first_error
 export scratch
 for t in hipgen hipify; do printf "$t\t%s\n" "${units[@]}"; done |
   xargs -P "$jobs" -L1 bash -c 'compile "$0" "$1"' | LC_ALL=C sort >"$scratch/results.tsv"

@@ -24,7 +24,6 @@ samples_git=${2:?usage: bench/external.sh CANDLE_GIT SAMPLES_GIT HIPIFY_GIT [SCR
 hipify_git=${3:?usage: bench/external.sh CANDLE_GIT SAMPLES_GIT HIPIFY_GIT [SCRATCH]}
 scratch=${4:-/tmp/hipgen-external}
 jobs=${JOBS:-2}
-archs=(--offload-arch=gfx90a --offload-arch=gfx1030)
 command -v go >/dev/null || export PATH=/usr/local/go/bin:$PATH
 export HIP_PLATFORM=amd
 
@@ -118,26 +117,22 @@ compile() { # TOOL PROJECT UNIT -> prints "TOOL PROJECT UNIT PASS|FAIL first-err
   [ "$proj" = cuda-samples ] && inc=(-I "$root/Common")
   [ "$proj" = candle ] && inc=(-I "$root/candle-kernels/src")
   local log=$scratch/logs/$tool-$proj-$(echo "$unit" | tr / _).log
-  if [ ! -f "$root/$src" ]; then
-    echo "no translation produced" >"$log"
-  elif timeout 600 hipcc -x hip -std=c++17 -I "$scratch/shadow" "${inc[@]}" "${archs[@]}" \
-      -c "$root/$src" -o /dev/null >"$log" 2>&1; then
+  if hipcc_unit "$log" "$root/$src" "${inc[@]}"; then
     printf '%s\t%s\t%s\tPASS\t\n' "$tool" "$proj" "$unit"
     return
   fi
   local why
-  why=$(grep -m1 -E 'error:|no translation' "$log" | sed -E "s|$scratch/[a-z-]+/[a-z-]+/||g" | cut -c1-160)
+  why=$(first_error "$log")
   printf '%s\t%s\t%s\tFAIL\t%s\n' "$tool" "$proj" "$unit" "${why:-see $log}"
 }
-export -f compile
+export -f compile hipcc_unit first_error
 export scratch
-archs_s="${archs[*]}"
 {
   for t in hipgen hipify; do
     printf "$t\tcandle\t%s\n" "${candle_units[@]}"
     printf "$t\tcuda-samples\t%s\n" $samples_rel
   done
-} | ARCHS="$archs_s" xargs -P "$jobs" -L1 bash -c 'archs=($ARCHS); compile "$0" "$1" "$2"' \
+} | xargs -P "$jobs" -L1 bash -c 'compile "$0" "$1" "$2"' \
   | LC_ALL=C sort >"$scratch/results.tsv"
 
 # --- report

@@ -30,3 +30,27 @@ scratch_timer() {
   fi
   echo "$timer"
 }
+
+# hipcc_unit LOG SRC ARG... compiles the translation unit SRC with hipcc for
+# gfx90a and gfx1030 (-c, nothing kept), with $scratch/shadow first on the
+# include path (bench/shadowcuda's stand-ins for every CUDA header, each an
+# #error, so that a CUDA header left in a translation fails the unit rather
+# than compile against NVIDIA's copy in /usr/include) and the further hipcc
+# arguments ARG (include directories); hipcc's output goes to LOG. A SRC
+# that does not exist fails, with "no translation produced" in LOG.
+hipcc_unit() {
+  local log=$1 src=$2
+  shift 2
+  if [ ! -f "$src" ]; then
+    echo "no translation produced" >"$log"
+    return 1
+  fi
+  HIP_PLATFORM=amd timeout 600 hipcc -x hip -std=c++17 -w -I "$scratch/shadow" "$@" \
+    --offload-arch=gfx90a --offload-arch=gfx1030 -c "$src" -o /dev/null >"$log" 2>&1
+}
+
+# first_error LOG prints the first error in LOG, the paths in $scratch made
+# relative to their tool's tree, cut to 160 characters.
+first_error() {
+  grep -m1 -E 'error:|no translation' "$1" | sed -E "s|$scratch/[a-z-]+/||g" | cut -c1-160
+}
