@@ -213,7 +213,8 @@ func (t *translator) special(k int, b []byte) (next int, handled bool) {
 		if t.is(k+1, "::") && t.is(k+2, "std") && t.is(k+3, "::") && !nested {
 			t.edits = append(t.edits, edit{int(t.tok(k).Start), int(t.tok(k + 2).End), "std"})
 			t.report(k, diag.Note, "libcuxx", "cuda::std became std: HIP has no libcu++; in device code the standard library serves what is constexpr or has HIP's device overloads (type traits, numeric_limits, min and max, the math functions), not its atomics or synchronisation types")
-			if name := string(t.text(min(k+4, len(t.toks)-1))); libcuxxHostOnly[name] && t.inDeviceFunction(k) {
+			if k+4 < len(t.toks) && libcuxxHostOnly[string(t.text(k+4))] && t.inDeviceFunction(k) {
+				name := string(t.text(k + 4))
 				t.report(k+4, diag.Warning, "libcuxx", "std::"+name+" (from cuda::std::"+name+") in device code: the standard library's member functions are host functions, which hipcc rejects there; use HIP's atomic functions (atomicAdd, atomicCAS, __hip_atomic_load and __hip_atomic_store with a memory order and scope), and __syncthreads for a block's barrier")
 			}
 			return k + 3, true
