@@ -159,5 +159,6 @@ hg=$(summary hipgen)
 printf '\n%-28s %9s %9s %9s %5s %11s %10s %10s %10s\n' tool best_s cpu_s median_s runs lines/s "best/hipgen" "med/hipgen" "cpu/hipgen"
 for t in "cp -r (file creation)" "hipgen" "hipgen -j1" "hipgen rerun" "hipify_torch v2" "hipify-perl -quiet-warnings" "hipify-perl"; do
   echo "$(summary "$t") $hg" | awk -v t="$t" -v l="$lines" \
-    '{ printf "%-28s %9.4f %9.3f %9.4f %5d %11.0f %10.1fx %9.1fx %9.1fx\n", t, $1, $2, $3, $4, l / $1, $1 / $5, $3 / $7, $2 / $6 }'
+    '$1 == "nan" { printf "%-28s %9s %9s %9s %5d %11s %10s %9s %9s\n", t, "nan", "nan", "nan", $4, "nan", "nanx", "nanx", "nanx"; next }
+     { printf "%-28s %9.4f %9.3f %9.4f %5d %11.0f %10.1fx %9.1fx %9.1fx\n", t, $1, $2, $3, $4, l / $1, $1 / $5, $3 / $7, $2 / $6 }'
 done
