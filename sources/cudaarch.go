@@ -50,6 +50,9 @@ type condFrame struct {
 	dead     bool // the current branch is never compiled by hipcc
 	zero     bool // dead because the condition is the literal 0 ("#if 0")
 	archTest bool // the #if compared __CUDA_ARCH__ with a version
+	// allArch: every branch so far (#if and each #elif) compared
+	// __CUDA_ARCH__ with a version, so hipcc takes none of them.
+	allArch bool
 	device   bool // the current branch is compiled in the device pass only
 	host     bool // the current branch is compiled in the host pass only
 	// unknown holds, separated by NUL bytes, the macros the #if tests
@@ -80,19 +83,28 @@ func (t *translator) conditional(k int, word string) {
 		}
 		t.conds = append(t.conds, f)
 	case "if":
-		t.conds = append(t.conds, t.archCondition(k))
+		f := t.archCondition(k)
+		f.allArch = f.archTest
+		t.conds = append(t.conds, f)
 	case "elif":
 		if n := len(t.conds); n > 0 {
 			// The previous branch's state must not colour this one's findings.
+			all := t.conds[n-1].allArch
 			t.conds[n-1] = condFrame{}
 			t.updateDeadOnHIP()
-			t.conds[n-1] = t.archCondition(k)
+			f := t.archCondition(k)
+			f.allArch = all && f.archTest
+			t.conds[n-1] = f
 		}
 	case "else":
 		if n := len(t.conds); n > 0 {
 			f := &t.conds[n-1]
 			f.dead, f.zero = false, false // the #else of an arch test is what hipcc compiles
 			f.device, f.host = f.host, f.device
+			if f.allArch && t.directiveStart(k+2) && t.is(k+3, "error") {
+				t.updateDeadOnHIP()
+				t.report(k+3, diag.Error, checkCUDAArch, "hipcc reaches this #error: every branch before it compares __CUDA_ARCH__ with a version, and hipcc does not define __CUDA_ARCH__; make one branch hold for AMD GPUs too (add || defined(__HIP_PLATFORM_AMD__) to its condition)")
+			}
 		}
 	case "endif":
 		if n := len(t.conds); n > 0 {
