@@ -53,8 +53,8 @@ type condFrame struct {
 	// allArch: every branch so far (#if and each #elif) compared
 	// __CUDA_ARCH__ with a version, so hipcc takes none of them.
 	allArch bool
-	device   bool // the current branch is compiled in the device pass only
-	host     bool // the current branch is compiled in the host pass only
+	device  bool // the current branch is compiled in the device pass only
+	host    bool // the current branch is compiled in the host pass only
 	// unknown holds, separated by NUL bytes, the macros the #if tests
 	// with #ifdef or defined that nothing tells of (see unknownMacro).
 	unknown string

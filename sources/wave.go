@@ -470,10 +470,46 @@ func (t *translator) inShuffleLoopHeader(k int) bool {
 
 // define looks at "#define NAME 32" for warp sizes.
 func (t *translator) define(k int) {
+	t.pragmaInMacro(k)
 	if t.tok(k+2).Kind != lex.Ident || !t.tok(k+3).Directive || t.tok(k+4).Directive && !t.is(k+4, "#") {
 		return
 	}
 	t.warpSizeConstant(k+2, k+3)
+}
+
+// pragmaInMacro rewrites "#define NAME #pragma text", at k, as
+// "#define NAME _Pragma("text")": nvcc expands the first into a pragma
+// (moderngpu's PRAGMA_UNROLL), clang into a stray '#'. A pragma's text
+// that holds a literal or a comment, or spans lines, is left as it is.
+func (t *translator) pragmaInMacro(k int) {
+	if t.tok(k+2).Kind != lex.Ident || !t.is(k+3, "#") || t.isLineStart(k+3) || !t.tok(k+3).Directive ||
+		!t.is(k+4, "pragma") || !t.tok(k+4).Directive || t.tok(k+2).End == t.tok(k+3).Start {
+		return
+	}
+	last := k + 4
+	for last+1 < len(t.toks) && t.tok(last+1).Directive && !(t.is(last+1, "#") && t.isLineStart(last+1)) {
+		last++
+	}
+	if last == k+4 {
+		return
+	}
+	for j := k + 5; j <= last; j++ {
+		if kind := t.tok(j).Kind; kind != lex.Ident && kind != lex.Number && kind != lex.Punct {
+			return // a literal, whose bytes hipgen never rewrites
+		}
+	}
+	rest := t.src[t.tok(last).End:]
+	if i := bytes.IndexByte(rest, '\n'); i >= 0 {
+		rest = rest[:i]
+	}
+	if bytes.IndexByte(rest, '\\') >= 0 {
+		return // the line goes on (a continuation) or ends in a stray backslash
+	}
+	body := t.src[t.tok(k+5).Start:t.tok(last).End]
+	if bytes.ContainsAny(body, "\n\r\\\"") || bytes.Contains(body, []byte("/*")) || bytes.Contains(body, []byte("//")) {
+		return
+	}
+	t.edits = append(t.edits, edit{int(t.tok(k + 3).Start), int(t.tok(last).End), `_Pragma("` + string(body) + `")`})
 }
 
 // warpSizeConstant notes a constant named like a warp size set to 32.
