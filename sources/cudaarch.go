@@ -103,7 +103,7 @@ func (t *translator) conditional(k int, word string) {
 			f.device, f.host = f.host, f.device
 			if f.allArch && t.directiveStart(k+2) && t.is(k+3, "error") {
 				t.updateDeadOnHIP()
-				t.report(k+3, diag.Error, checkCUDAArch, "hipcc reaches this #error: every branch before it compares __CUDA_ARCH__ with a version, and hipcc does not define __CUDA_ARCH__; make one branch hold for AMD GPUs too (add || defined(__HIP_PLATFORM_AMD__) to its condition)")
+				t.report(k+3, diag.Error, checkCUDAArch, "hipcc reaches this #error: every branch before it compares __CUDA_ARCH__ with a version, and hipcc does not define __CUDA_ARCH__; choose the branch AMD GPUs take (add || defined(__HIP_PLATFORM_AMD__) to its condition), one that agrees with what the host code picks for them")
 			}
 		}
 	case "endif":

@@ -6,4 +6,4 @@ package sources
 // Go file below sources/, the mapping table included). It is part of
 // every cache key, so a file translated by another build of the
 // translator is translated again.
-const TranslatorVersion = "09c9777d6acd6fa6"
+const TranslatorVersion = "568343bffe7ec43d"
