@@ -273,12 +273,16 @@ const cgMatchLoop = `  auto x = +v;  // a short or a char is matched as the int 
     if (i < 32) m |= (unsigned int)eq << i;
   }`
 
-// cgDims is a polyfill of a thread_block's (and a grid_group's) member
-// that returns a dim3: one overload per group type, each taking a const
-// group, so that a call on a const reference compiles too.
+// cgDims is a polyfill of a thread_block's (and, unless grid is empty, a
+// grid_group's) member that returns a dim3: one overload per group type,
+// each taking a const group, so that a call on a const reference compiles
+// too.
 func cgDims(name, block, grid string) string {
-	return "__device__ static inline dim3 " + name + "(const cooperative_groups::thread_block&) { return " + block + "; }\n" +
-		cgGridOnly("__device__ static inline dim3 "+name+"(const cooperative_groups::grid_group&) { return "+grid+"; }")
+	code := "__device__ static inline dim3 " + name + "(const cooperative_groups::thread_block&) { return " + block + "; }"
+	if grid == "" {
+		return code
+	}
+	return code + "\n" + cgGridOnly("__device__ static inline dim3 "+name+"(const cooperative_groups::grid_group&) { return "+grid+"; }")
 }
 
 // cgGridOnly puts a grid_group overload where HIP-CPU, which has no grid
@@ -300,28 +304,28 @@ var cgMembers = map[string]cgMember{
 			cgGridOnly("__device__ static inline unsigned long long hipgen_cg_num_threads(const cooperative_groups::grid_group& g) { return g.size(); }")}},
 	"group_index": {cuda: "cooperative_groups::thread_block::group_index", common: true, constOnly: true, polyfill: polyfill{name: "hipgen_cg_group_index",
 		why:  "the group is declared const, and HIP's member is not const in ROCm 5.2; the polyfill returns the block's index in the grid (blockIdx), as the member does",
-		code: "__device__ static inline dim3 hipgen_cg_group_index(const cooperative_groups::thread_block&) { return dim3(blockIdx.x, blockIdx.y, blockIdx.z); }"}},
+		code: cgDims("hipgen_cg_group_index", "dim3(blockIdx.x, blockIdx.y, blockIdx.z)", "")}},
 	"thread_index": {cuda: "cooperative_groups::thread_block::thread_index", common: true, constOnly: true, polyfill: polyfill{name: "hipgen_cg_thread_index",
 		why:  "the group is declared const, and HIP's member is not const in ROCm 5.2; the polyfill returns the thread's index in the block (threadIdx), as the member does",
-		code: "__device__ static inline dim3 hipgen_cg_thread_index(const cooperative_groups::thread_block&) { return dim3(threadIdx.x, threadIdx.y, threadIdx.z); }"}},
-	"meta_group_rank": {"cooperative_groups::thread_block_tile::meta_group_rank", false, false, false, polyfill{name: "hipgen_cg_meta_group_rank",
+		code: cgDims("hipgen_cg_thread_index", "dim3(threadIdx.x, threadIdx.y, threadIdx.z)", "")}},
+	"meta_group_rank": {cuda: "cooperative_groups::thread_block_tile::meta_group_rank", polyfill: polyfill{name: "hipgen_cg_meta_group_rank",
 		why:  "the polyfill assumes the tile was partitioned directly from the thread block (tiled_partition<N>(this_thread_block())) and returns the block's thread rank divided by the tile size; for a tile partitioned from another tile it is wrong",
 		code: "template <class Group>\n__device__ static inline unsigned int hipgen_cg_meta_group_rank(const Group& g) { return " + cgBlockRank + " / g.size(); }"}},
-	"meta_group_size": {"cooperative_groups::thread_block_tile::meta_group_size", false, false, false, polyfill{name: "hipgen_cg_meta_group_size",
+	"meta_group_size": {cuda: "cooperative_groups::thread_block_tile::meta_group_size", polyfill: polyfill{name: "hipgen_cg_meta_group_size",
 		why:  "the polyfill assumes the tile was partitioned directly from the thread block (tiled_partition<N>(this_thread_block())) and returns the number of tiles in the block, rounded up; for a tile partitioned from another tile it is wrong",
 		code: "template <class Group>\n__device__ static inline unsigned int hipgen_cg_meta_group_size(const Group& g) { return (blockDim.x * blockDim.y * blockDim.z + g.size() - 1) / g.size(); }"}},
-	"ballot": {"cooperative_groups::thread_block_tile::ballot", true, false, false, polyfill{name: "hipgen_cg_ballot", why: cgVoteWhy,
+	"ballot": {cuda: "cooperative_groups::thread_block_tile::ballot", args: true, polyfill: polyfill{name: "hipgen_cg_ballot", why: cgVoteWhy,
 		code: cgTileVote("ballot", "unsigned int", "pred ? 1u << g.thread_rank() : 0u", "|",
 			"  unsigned int v = 0;\n  for (unsigned int i = 0; i < warpSize; ++i) {\n    int p = g.shfl(pred ? 1 : 0, (int)i);\n    if (i < g.size() && i < 32) v |= (unsigned int)(p != 0) << i;\n  }\n  return v;")}},
-	"any": {"cooperative_groups::thread_block_tile::any", true, false, false, polyfill{name: "hipgen_cg_any", why: cgVoteWhy,
+	"any": {cuda: "cooperative_groups::thread_block_tile::any", args: true, polyfill: polyfill{name: "hipgen_cg_any", why: cgVoteWhy,
 		code: cgTileVote("any", "int", "pred != 0", "|",
 			"  int v = 0;\n  for (unsigned int i = 0; i < warpSize; ++i) {\n    int p = g.shfl(pred != 0 ? 1 : 0, (int)i);\n    if (i < g.size()) v |= p;\n  }\n  return v;")}},
-	"all": {"cooperative_groups::thread_block_tile::all", true, false, false, polyfill{name: "hipgen_cg_all", why: cgVoteWhy,
+	"all": {cuda: "cooperative_groups::thread_block_tile::all", args: true, polyfill: polyfill{name: "hipgen_cg_all", why: cgVoteWhy,
 		code: cgTileVote("all", "int", "pred != 0", "&",
 			"  int v = 1;\n  for (unsigned int i = 0; i < warpSize; ++i) {\n    int p = g.shfl(pred != 0 ? 1 : 0, (int)i);\n    if (i < g.size()) v &= p;\n  }\n  return v;")}},
-	"match_any": {"cooperative_groups::thread_block_tile::match_any", true, false, false, polyfill{name: "hipgen_cg_match_any", why: cgMatchWhy,
+	"match_any": {cuda: "cooperative_groups::thread_block_tile::match_any", args: true, polyfill: polyfill{name: "hipgen_cg_match_any", why: cgMatchWhy,
 		code: "template <class Group, class T>\n__device__ static inline unsigned int hipgen_cg_match_any(const Group& g, T v) {\n" + cgMatchLoop + "\n  return m;\n}"}},
-	"match_all": {"cooperative_groups::thread_block_tile::match_all", true, false, false, polyfill{name: "hipgen_cg_match_all", why: cgMatchWhy,
+	"match_all": {cuda: "cooperative_groups::thread_block_tile::match_all", args: true, polyfill: polyfill{name: "hipgen_cg_match_all", why: cgMatchWhy,
 		code: "template <class Group, class T>\n__device__ static inline unsigned int hipgen_cg_match_all(const Group& g, T v, int& pred) {\n" + cgMatchLoop +
 			"\n  pred = same;\n  return same ? (g.size() >= 32 ? 0xffffffffu : (1u << g.size()) - 1) : 0u;\n}"}},
 }

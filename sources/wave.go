@@ -486,10 +486,7 @@ func (t *translator) pragmaInMacro(k int) {
 		!t.is(k+4, "pragma") || !t.tok(k+4).Directive || t.tok(k+2).End == t.tok(k+3).Start {
 		return
 	}
-	last := k + 4
-	for last+1 < len(t.toks) && t.tok(last+1).Directive && !(t.is(last+1, "#") && t.isLineStart(last+1)) {
-		last++
-	}
+	last := t.endOfDirective(k) - 1
 	if last == k+4 {
 		return
 	}
@@ -505,8 +502,9 @@ func (t *translator) pragmaInMacro(k int) {
 	if bytes.IndexByte(rest, '\\') >= 0 {
 		return // the line goes on (a continuation) or ends in a stray backslash
 	}
+	// With no literal in it, a backslash in the text is a continuation.
 	body := t.src[t.tok(k+5).Start:t.tok(last).End]
-	if bytes.ContainsAny(body, "\n\r\\\"") || bytes.Contains(body, []byte("/*")) || bytes.Contains(body, []byte("//")) {
+	if bytes.IndexByte(body, '\\') >= 0 || bytes.Contains(body, []byte("/*")) || bytes.Contains(body, []byte("//")) {
 		return
 	}
 	t.edits = append(t.edits, edit{int(t.tok(k + 3).Start), int(t.tok(last).End), `_Pragma("` + string(body) + `")`})
