@@ -2,6 +2,7 @@ package sources
 
 import (
 	"bytes"
+	"sort"
 
 	"github.com/hipgen/hipgen/diag"
 	"github.com/hipgen/hipgen/sources/lex"
@@ -398,31 +399,53 @@ func (t *translator) memberToCall(k, start int, fn string) {
 // qualification, reference or none); a nearer declaration of the name as
 // a thread_block that is not const answers no, as does none. (A group
 // declared auto counts as its thread_block namesake before it, if any: the
-// polyfill's thread_block parameter then tells hipcc what it is.)
+// polyfill's thread_block parameter then tells hipcc what it is.) Only
+// declarations count, which no rewrite of a use changes, so a second
+// translation decides alike. The declarations are found once per file.
 func (t *translator) declaredConstBlock(k int) bool {
-	name := t.text(k)
-	for j := k - 1; j > 0; j-- {
-		if t.tok(j).Kind != lex.Ident || !bytes.Equal(t.text(j), name) {
-			continue
+	f := t.facts
+	f.blockDeclsOnce.Do(func() {
+		f.blockDecls = map[string][]blockDecl{}
+		for j := 1; j < len(t.toks); j++ {
+			if t.tok(j).Kind != lex.Ident {
+				continue
+			}
+			if isConst, ok := t.blockDeclAt(j); ok {
+				name := string(t.text(j))
+				f.blockDecls[name] = append(f.blockDecls[name], blockDecl{int32(j), isConst})
+			}
 		}
-		d := j - 1
-		if t.is(d, "&") || t.is(d, "&&") {
-			d--
-		}
-		if t.is(d, "const") {
-			return t.is(d-1, "thread_block")
-		}
-		if !t.is(d, "thread_block") {
-			// A use, or a declaration with another type (auto): only
-			// thread_block declarations count, which no rewrite of a
-			// use changes, so a second translation decides alike.
-			continue
-		}
-		for d--; t.is(d, "::") && t.tok(d-1).Kind == lex.Ident; d -= 2 {
-		}
-		return t.is(d, "const")
+	})
+	ds := f.blockDecls[string(t.text(k))]
+	i := sort.Search(len(ds), func(i int) bool { return int(ds[i].at) >= k })
+	return i > 0 && ds[i-1].isConst
+}
+
+// blockDecl is a declaration of a name as a thread_block: the name's
+// token, and whether the group is const.
+type blockDecl struct {
+	at      int32
+	isConst bool
+}
+
+// blockDeclAt reports whether the identifier at j is declared there as a
+// thread_block (ok; reference or not) and whether it is const. A name
+// after "const" and another type counts as a declaration that is not of
+// a const thread_block.
+func (t *translator) blockDeclAt(j int) (isConst, ok bool) {
+	d := j - 1
+	if t.is(d, "&") || t.is(d, "&&") {
+		d--
 	}
-	return false
+	if t.is(d, "const") {
+		return t.is(d-1, "thread_block"), true
+	}
+	if !t.is(d, "thread_block") {
+		return false, false // a use, or a declaration with another type (auto)
+	}
+	for d--; t.is(d, "::") && t.tok(d-1).Kind == lex.Ident; d -= 2 {
+	}
+	return t.is(d, "const"), true
 }
 
 // receiverStart returns the position where the object expression ending

@@ -207,6 +207,11 @@ type fileFacts struct {
 	// declaresFunction), once declaredOnce has run.
 	declaredOnce sync.Once
 	declared     map[string]bool
+	// blockDecls holds, by name, the declarations of that name as a
+	// thread_block, in token order (see declaredConstBlock), once
+	// blockDeclsOnce has run.
+	blockDeclsOnce sync.Once
+	blockDecls     map[string][]blockDecl
 	// dead holds the byte ranges of the blocks hipcc never compiles, as
 	// the last replay of fileMacros found them, once macrosOnce has run.
 	dead [][2]int32

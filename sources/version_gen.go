@@ -6,4 +6,4 @@ package sources
 // Go file below sources/, the mapping table included). It is part of
 // every cache key, so a file translated by another build of the
 // translator is translated again.
-const TranslatorVersion = "537c5a09d1a0f758"
+const TranslatorVersion = "9950d2982b6a5b53"
