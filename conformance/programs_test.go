@@ -176,7 +176,7 @@ func checkHIPCPU(t *testing.T, tr translator, prog, poison string) {
 }
 
 // hipCPURoot returns HIP_CPU_ROOT after checking that it is a HIP-CPU copy
-// with corrected sub-warp shuffles, and skips the test when it is unset.
+// with corrected sub-warp shuffles and __half2 halves, and skips the test when it is unset.
 func hipCPURoot(t *testing.T) string {
 	t.Helper()
 	root := os.Getenv("HIP_CPU_ROOT")
@@ -189,6 +189,13 @@ func hipCPURoot(t *testing.T) string {
 	}
 	if !bytes.Contains(intrinsics, []byte("hipgen-patched")) {
 		t.Fatalf("HIP_CPU_ROOT=%s has upstream's sub-warp shuffles; run bench/hip-cpu/patch.sh %s first", root, root)
+	}
+	fp16, err := os.ReadFile(filepath.Join(root, "include", "hip", "hip_fp16.h"))
+	if err != nil {
+		t.Fatalf("HIP_CPU_ROOT=%s is not a HIP-CPU checkout: %v", root, err)
+	}
+	if !bytes.Contains(fp16, []byte("hipgen-patched")) {
+		t.Fatalf("HIP_CPU_ROOT=%s has upstream's __half2 halves (low is y); run bench/hip-cpu/patch.sh %s first", root, root)
 	}
 	return root
 }

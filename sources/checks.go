@@ -55,6 +55,7 @@ const (
 	spHasInclude
 	spMathMacro
 	spMinMax
+	spAtomicAdd
 )
 
 // specialName is the rule for one identifier; name is the map's own key,
@@ -97,6 +98,7 @@ func specialList() map[string]specialName {
 	add(spFloats2BF162, "__floats2bfloat162_rn")
 	add(spHasInclude, "__has_include")
 	add(spMinMax, "min", "max")
+	add(spAtomicAdd, "atomicAdd")
 	add(spMathMacro, "isfinite", "isnan", "isinf", "signbit", "isnormal", "fpclassify")
 	add(spComputeCap, "major", "minor")
 	for n := range propMembers {
@@ -271,6 +273,17 @@ func (t *translator) special(k int, b []byte) (next int, handled bool) {
 			!t.tok(k).Directive && t.openAround(k) >= 0 {
 			t.notePolyfill(mixedMinMaxKey, int(t.tok(k).Start))
 			t.needRuntime = true
+		}
+		return 0, false
+	case spAtomicAdd:
+		// The call stays as it is; the overloads for __half and
+		// __half2 join a file that names them, once. Every call
+		// reports (see oncePerFile).
+		if t.is(k+1, "(") && !t.is(k-1, "::") && !t.is(k-1, ".") && !t.is(k-1, "->") &&
+			!t.tok(k).Directive && t.openAround(k) >= 0 && t.fileNamesHalf() {
+			t.notePolyfill(atomicAddHalfKey, int(t.tok(k).Start))
+			t.needRuntime = true
+			t.report(k, diag.Note, "polyfill", "atomicAdd may take a __half or a __half2 in this file: "+atomicAddHalf.why+oncePerFile)
 		}
 		return 0, false
 	case spMathMacro:

@@ -1,6 +1,7 @@
 package sources
 
 import (
+	"bytes"
 	"sort"
 	"strings"
 
@@ -171,6 +172,7 @@ __host__ __device__ static inline float hipgen_bfloat162float(B b) { return stat
 		"__lows2bfloat162":      bfloat162Conversion("__lows2bfloat162", "hipgen_bfloat162", "hipgen_bfloat162 a, hipgen_bfloat162 b", "hipgen_bfloat162(a.x, b.x)"),
 		"__highs2bfloat162":     bfloat162Conversion("__highs2bfloat162", "hipgen_bfloat162", "hipgen_bfloat162 a, hipgen_bfloat162 b", "hipgen_bfloat162(a.y, b.y)"),
 		mixedMinMaxKey:          mixedMinMax,
+		atomicAddHalfKey:        atomicAddHalf,
 		"__float2bfloat16":      float2bfloat16,
 		"__float2bfloat16_rn":   float2bfloat16, // the same rounding, to nearest even
 	}
@@ -642,6 +644,90 @@ func (t *translator) isSigned64Pointer(open int) bool {
 		return false
 	}
 	return t.is(j, "*") && t.is(j+1, ")")
+}
+
+// atomicAddHalfKey is the polyfill key of atomicAddHalf (not an
+// identifier: no call is renamed to it).
+const atomicAddHalfKey = "(atomicAdd of __half and __half2)"
+
+// atomicAddHalf adds CUDA's atomicAdd of a __half and of a __half2, which
+// ROCm lacks (5.2 and 6.2 have atomicAdd for integers, float and double
+// only, and unsafeAtomicAdd of a __half2 for some GPUs): BBuf's
+// fast_atomic_add kernels did not compile. Each is a compare-and-swap loop
+// on the aligned 32-bit word that holds the value, the sum rounded to half
+// as CUDA's is; a __half2 is updated whole, which CUDA guarantees only for
+// each half. The calls stay as they are, since a token-level translator
+// cannot tell a __half pointer from a float one (templates call atomicAdd
+// with T* for both): the stand-ins are overloads, templates whose
+// parameter must be the exact type, so that a ROCm which defines plain
+// functions of these signatures has its own preferred, and a project's own
+// overload, or a macro named atomicAdd, wins as well.
+var atomicAddHalf = polyfill{name: "hipgen_atomicadd_half",
+	why: "HIP has no atomicAdd of a __half or a __half2; compare-and-swap loops on the 32-bit word that holds the value stand in, as overloads, so that the calls stay as they are",
+	code: `#if !defined(atomicAdd)
+#include <hip/hip_fp16.h>
+#include <type_traits>
+template <class H>
+__device__ static inline typename std::enable_if<std::is_same<H, __half>::value, __half>::type
+atomicAdd(H* p, typename std::enable_if<std::is_same<H, __half>::value, __half>::type v) {
+  unsigned long long at = reinterpret_cast<unsigned long long>(p);
+  unsigned int* w = reinterpret_cast<unsigned int*>(at & ~3ull);
+  unsigned int shift = (unsigned int)(at & 2) * 8;
+  unsigned int old = *w, assumed;
+  __half cur;
+  do {
+    assumed = old;
+    cur = __ushort_as_half((unsigned short)(assumed >> shift));
+    unsigned int sum = __half_as_ushort(__hadd(cur, v));
+    old = atomicCAS(w, assumed, (assumed & ~(0xffffu << shift)) | sum << shift);
+  } while (assumed != old);
+  return cur;
+}
+template <class H>
+__device__ static inline typename std::enable_if<std::is_same<H, __half2>::value, __half2>::type
+atomicAdd(H* p, typename std::enable_if<std::is_same<H, __half2>::value, __half2>::type v) {
+  unsigned int* w = reinterpret_cast<unsigned int*>(p);
+  unsigned int old = *w, assumed;
+  __half2 cur;
+  do {
+    assumed = old;
+    cur = __halves2half2(__ushort_as_half((unsigned short)assumed), __ushort_as_half((unsigned short)(assumed >> 16)));
+    __half2 sum = __hadd2(cur, v);
+    old = atomicCAS(w, assumed, (unsigned int)__half_as_ushort(__low2half(sum)) | (unsigned int)__half_as_ushort(__high2half(sum)) << 16);
+  } while (assumed != old);
+  return cur;
+}
+#endif`}
+
+// fileNamesHalf reports whether the file names CUDA's half-precision
+// types or includes cuda_fp16.h: only then may an atomicAdd in it take one
+// (see atomicAddHalf). __half and __half2 always count; half and half2,
+// also the names of variables ("int half = n / 2;"), only where a type
+// goes: before a name, *, & or >, or in a cast.
+func (t *translator) fileNamesHalf() bool {
+	return t.facts.half.get(func() bool {
+		if !bytes.Contains(t.src, []byte("half")) {
+			return false
+		}
+		if bytes.Contains(t.src, []byte("cuda_fp16.h")) {
+			return true
+		}
+		for k, tk := range t.toks {
+			if tk.Kind != lex.Ident {
+				continue
+			}
+			switch string(t.src[tk.Start:tk.End]) {
+			case "__half", "__half2":
+				return true
+			case "half", "half2":
+				if t.tok(k+1).Kind == lex.Ident || t.isByte(k+1, '*') || t.isByte(k+1, '&') || t.isByte(k+1, '>') ||
+					t.isByte(k-1, '(') && t.isByte(k+1, ')') {
+					return true
+				}
+			}
+		}
+		return false
+	})
 }
 
 // mixedMinMaxKey is the polyfill key of mixedMinMax (not an identifier:

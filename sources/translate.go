@@ -196,6 +196,7 @@ type fileFacts struct {
 	cgUse       fileFact // see usesCG
 	warpCode    fileFact // see usesWarps
 	fp8         fileFact // see fileNamesFP8
+	half        fileFact // see fileNamesHalf
 	deviceProps fileFact // see fileReadsDeviceProps
 	// defined holds, by name, the offsets of the definitions of the
 	// functions the file defines (see definesFunction), once definedOnce

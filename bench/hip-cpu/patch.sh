@@ -1,29 +1,35 @@
 #!/usr/bin/env bash
-# Corrects the sub-warp shuffles of a local copy of ROCm's HIP-CPU so that it
-# can serve as an oracle for translated warp-level code.
+# Corrects a local copy of ROCm's HIP-CPU so that it can serve as an oracle
+# for translated warp-level and half-precision code.
 #
-# Upstream's __shfl, __shfl_up, __shfl_down and __shfl_xor compare the
-# absolute source lane with the width, so every shuffle with a width below 64
-# returns wrong values outside the first width-sized segment of the
-# wavefront. This rewrites the four helpers in
-# src/include/hip/detail/intrinsics.hpp to follow AMD's hardware semantics
-# (amd_warp_functions.h: the source lane is confined to the caller's segment,
-# out-of-segment sources return the caller's own value, and the permute
-# index wraps at the wavefront size).
+# 1. Upstream's __shfl, __shfl_up, __shfl_down and __shfl_xor compare the
+#    absolute source lane with the width, so every shuffle with a width
+#    below 64 returns wrong values outside the first width-sized segment of
+#    the wavefront. This rewrites the four helpers in
+#    src/include/hip/detail/intrinsics.hpp to follow AMD's hardware
+#    semantics (amd_warp_functions.h: the source lane is confined to the
+#    caller's segment, out-of-segment sources return the caller's own value,
+#    and the permute index wraps at the wavefront size).
+# 2. Upstream's include/hip/hip_fp16.h takes the low half of a __half2 from
+#    its y member and the high half from x; CUDA and HIP (amd_hip_fp16.h)
+#    take the low half from x, the first in memory, the low 16 bits of the
+#    word. __low2float, __low2half, __low2half2, __lows2half2 and their
+#    high counterparts are corrected.
 #
 # Usage: bench/hip-cpu/patch.sh HIP_CPU_ROOT
 # It edits only the copy under HIP_CPU_ROOT (never commit that copy), and is
-# idempotent: an already patched copy is left alone.
+# idempotent: a file already patched is left alone.
 set -euo pipefail
 
 root=${1:?usage: patch.sh HIP_CPU_ROOT}
 file=$root/src/include/hip/detail/intrinsics.hpp
 [ -f "$file" ] || { echo "patch.sh: $file not found; is $root a HIP-CPU checkout?" >&2; exit 2; }
+fp16=$root/include/hip/hip_fp16.h
+[ -f "$fp16" ] || { echo "patch.sh: $fp16 not found; is $root a HIP-CPU checkout?" >&2; exit 2; }
+
 if grep -q 'hipgen-patched' "$file"; then
   echo "patch.sh: $file already patched"
-  exit 0
-fi
-
+else
 python3 - "$file" <<'PY'
 import re, sys
 
@@ -73,3 +79,30 @@ for name, new in repl.items():
 open(path, "w").write(src)
 print(f"patch.sh: patched {count} shuffle helpers in {path}")
 PY
+fi
+
+if grep -q 'hipgen-patched' "$fp16"; then
+  echo "patch.sh: $fp16 already patched"
+else
+python3 - "$fp16" <<'PY'
+import re, sys
+
+path = sys.argv[1]
+src = open(path).read()
+count = 0
+for name in ("__low2float", "__low2half", "__low2half2", "__lows2half2",
+             "__high2float", "__high2half", "__high2half2", "__highs2half2"):
+    # The body of each runs from its signature to the first closing brace
+    # at the start of a line; x and y change places in it.
+    pat = re.compile(r"(\b" + name + r"\(__half2 x[^)]*\) noexcept\n\{)(.*?)(\n\})", re.S)
+    def swap(m):
+        body = re.sub(r"\.([xy])\b", lambda v: "." + ("y" if v.group(1) == "x" else "x"), m.group(2))
+        return m.group(1) + "   // hipgen-patched: the low half is x, as in CUDA and HIP" + body + m.group(3)
+    src, n = pat.subn(swap, src, count=1)
+    if n != 1:
+        sys.exit(f"patch.sh: could not find {name} in {path}")
+    count += n
+open(path, "w").write(src)
+print(f"patch.sh: corrected {count} half2 low/high helpers in {path}")
+PY
+fi

@@ -13,6 +13,11 @@
 
 #include <cstdint>
 
+// HIP's hip_fp16.h names the half-precision types half and half2 as well;
+// HIP-CPU's only __half and __half2.
+using half = __half;
+using half2 = __half2;
+
 namespace hipgen_conformance {
 // linear_thread returns the calling thread's index within its block.
 inline std::uint32_t linear_thread() noexcept
