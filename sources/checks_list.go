@@ -7,6 +7,7 @@ var Checks = []struct{ Name, Meaning string }{
 	{"compute-capability", "a device's major or minor version, which AMD GPUs fill with their generation (gfx90a: 9.0)"},
 	{"cuda-arch-guard", "__CUDA_ARCH__ tests and values: hipcc does not define the macro"},
 	{"cutlass", "CUTLASS or CuTe, which have no HIP port"},
+	{"data-type", "a CUDA data type (cudaDataType, CUDA_R_32F) given the type of the library it is for: before ROCm 5.7 hipBLAS has its own"},
 	{"deprecated-api", "a deprecated CUDA or HIP API (translated)"},
 	{"fp8-format", "an OCP FP8 type mapped to the fnuz format of gfx94x"},
 	{"fp8-range", "the e4m3 bound 448, which is 240 on gfx94x"},

@@ -3,6 +3,7 @@ package sources
 import (
 	"bytes"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/hipgen/hipgen/diag"
@@ -56,15 +57,17 @@ func polyfillList() map[string]polyfill {
   *s = hipGetErrorName(e);
   return hipSuccess;
 }`},
-		"__ldca": cacheHint("ldca", false),
-		"__ldcg": cacheHint("ldcg", false),
-		"__ldcs": cacheHint("ldcs", false),
-		"__ldlu": cacheHint("ldlu", false),
-		"__ldcv": cacheHint("ldcv", false),
-		"__stcg": cacheHint("stcg", true),
-		"__stcs": cacheHint("stcs", true),
-		"__stwb": cacheHint("stwb", true),
-		"__stwt": cacheHint("stwt", true),
+		"cusparseGetErrorName":   sparseStatusText("cusparseGetErrorName", "name"),
+		"cusparseGetErrorString": sparseStatusText("cusparseGetErrorString", "description"),
+		"__ldca":                 cacheHint("ldca", false),
+		"__ldcg":                 cacheHint("ldcg", false),
+		"__ldcs":                 cacheHint("ldcs", false),
+		"__ldlu":                 cacheHint("ldlu", false),
+		"__ldcv":                 cacheHint("ldcv", false),
+		"__stcg":                 cacheHint("stcg", true),
+		"__stcs":                 cacheHint("stcs", true),
+		"__stwb":                 cacheHint("stwb", true),
+		"__stwt":                 cacheHint("stwt", true),
 		"__vsub4": {name: "hipgen_vsub4", why: "HIP has no SIMD-in-a-word intrinsics", code: `__host__ __device__ static inline unsigned hipgen_vsub4(unsigned a, unsigned b) {
   unsigned r = 0u;
   for (int i = 0; i < 32; i += 8) r |= (((a >> i) - (b >> i)) & 0xffu) << i;
@@ -510,6 +513,44 @@ func (t *translator) condDepthAt(off int) int {
 // __float2bfloat16 and __float2bfloat16_rn do.
 var float2bfloat16 = polyfill{name: "hipgen_float2bfloat16", why: "ROCm before 5.7 has only the hip_bfloat16 class, which is built from a float", deps: []string{"__nv_bfloat16"},
 	code: `__host__ __device__ static inline hipgen_bfloat16 hipgen_float2bfloat16(float f) { return hipgen_bfloat16(f); }`}
+
+// sparseStatuses are hipSPARSE's statuses by value (hipsparse.h, the same
+// in every release that has them): the name, then the header's
+// description.
+var sparseStatuses = [][2]string{
+	{"HIPSPARSE_STATUS_SUCCESS", "function succeeds"},
+	{"HIPSPARSE_STATUS_NOT_INITIALIZED", "hipSPARSE was not initialized"},
+	{"HIPSPARSE_STATUS_ALLOC_FAILED", "resource allocation failed"},
+	{"HIPSPARSE_STATUS_INVALID_VALUE", "unsupported value was passed to the function"},
+	{"HIPSPARSE_STATUS_ARCH_MISMATCH", "device architecture not supported"},
+	{"HIPSPARSE_STATUS_MAPPING_ERROR", "access to GPU memory space failed"},
+	{"HIPSPARSE_STATUS_EXECUTION_FAILED", "GPU program failed to execute"},
+	{"HIPSPARSE_STATUS_INTERNAL_ERROR", "an internal hipSPARSE operation failed"},
+	{"HIPSPARSE_STATUS_MATRIX_TYPE_NOT_SUPPORTED", "matrix type not supported"},
+	{"HIPSPARSE_STATUS_ZERO_PIVOT", "zero pivot was computed"},
+	{"HIPSPARSE_STATUS_NOT_SUPPORTED", "operation is not supported"},
+	{"HIPSPARSE_STATUS_INSUFFICIENT_RESOURCES", "resources are insufficient"},
+}
+
+// sparseStatusText is the polyfill of cusparseGetErrorName (what "name")
+// or cusparseGetErrorString ("description") before ROCm 6.0, whose
+// hipSPARSE has neither: every cuSPARSE sample's error check calls the
+// second. The status is switched on by value, so the polyfill needs no
+// enumerator that an older hipSPARSE lacks.
+func sparseStatusText(cuda, what string) polyfill {
+	name := "hipgen_" + cuda
+	var b strings.Builder
+	b.WriteString("static inline const char* " + name + "(hipsparseStatus_t s) {\n  switch ((int)s) {\n")
+	for i, st := range sparseStatuses {
+		text := st[0]
+		if what == "description" {
+			text = st[1]
+		}
+		b.WriteString("  case " + strconv.Itoa(i) + ": return \"" + text + "\";\n")
+	}
+	b.WriteString("  default: return \"unknown hipSPARSE status\";\n  }\n}")
+	return polyfill{name: name, why: "hipSPARSE before ROCm 6.0 has no " + strings.Replace(cuda, "cusparse", "hipsparse", 1) + "; a function giving each status's " + what + " stands in", code: b.String()}
+}
 
 // cacheHint is the polyfill of one of CUDA's loads (__ldcs and the like)
 // or stores (__stcs and the like) with a cache hint, which HIP lacks:

@@ -197,7 +197,11 @@ type fileFacts struct {
 	warpCode    fileFact // see usesWarps
 	fp8         fileFact // see fileNamesFP8
 	half        fileFact // see fileNamesHalf
-	deviceProps fileFact // see fileReadsDeviceProps
+	// namesBLAS and namesOtherLibs tell which libraries the file names
+	// (see fileNamesLibraries), once librariesOnce has run.
+	librariesOnce             sync.Once
+	namesBLAS, namesOtherLibs bool
+	deviceProps               fileFact // see fileReadsDeviceProps
 	// defined holds, by name, the offsets of the definitions of the
 	// functions the file defines (see definesFunction), once definedOnce
 	// has run.
@@ -629,6 +633,7 @@ func (t *translator) ident(k int) int {
 	if !ok {
 		return k + 1
 	}
+	e = t.libraryDataType(k, e)
 	t.applyEntry(k, e)
 	if fix, ok := callFixes[e.CUDA]; ok && e.Available(t.ver) {
 		t.fixCall(k, fix, e)
