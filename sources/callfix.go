@@ -26,6 +26,13 @@ type callFix struct {
 	// (one fewer, with missing appended, when CUDA's last has a default):
 	// HIP gives that form its own name (see renameCall).
 	rename string
+	// bufferFrom is the CUDA function whose last argument, a work
+	// buffer, HIP's function takes again as an extra last argument, where
+	// CUDA's keeps it in the descriptor both take (see appendBuffer);
+	// bufferUntil, when set, is the ROCm release whose function no longer
+	// takes it.
+	bufferFrom  string
+	bufferUntil hipmap.Version
 }
 
 const kernelCast = "reinterpret_cast<const void*>"
@@ -42,6 +49,12 @@ var callFixes = map[string]callFix{
 	"cudaStreamWaitEvent":        {args: 2, missing: "0", why: "has no default for its flags argument"},
 	"cudaMemPrefetchAsync":       {args: 5, newForm: "CUDA 13", why: "takes a device number, not a cudaMemLocation and flags"},
 	"cudaGraphInstantiate":       {args: 3, missing: "0", rename: "cudaGraphInstantiateWithFlags", why: "keeps CUDA 11's five arguments (error node, log buffer and size); CUDA 12's form with flags"},
+	// hipSPARSE's hipsparse.h at the ROCm tags: SpSV_solve takes the
+	// buffer before 6.0, SpSM_solve in every release to 6.2.
+	"cusparseSpSV_solve": {args: 9, bufferFrom: "cusparseSpSV_analysis", bufferUntil: hipmap.Version{Major: 6, Minor: 0},
+		why: "takes, before ROCm 6.0, the work buffer given to hipsparseSpSV_analysis again as its last argument (CUDA's keeps it in the descriptor)"},
+	"cusparseSpSM_solve": {args: 10, bufferFrom: "cusparseSpSM_analysis",
+		why: "takes the work buffer given to hipsparseSpSM_analysis again as its last argument, in ROCm 5.2 to 6.2 at least (CUDA's keeps it in the descriptor)"},
 }
 
 // fixCall patches the call of e's HIP function whose name is at k. More
@@ -56,6 +69,10 @@ func (t *translator) fixCall(k int, fix callFix, e hipmap.Entry) {
 	}
 	if fix.rename != "" {
 		t.renameCall(k, fix, e)
+		return
+	}
+	if fix.bufferFrom != "" {
+		t.appendBuffer(k, fix, e)
 		return
 	}
 	args, close, ok := t.call(k)
@@ -237,4 +254,56 @@ func (t *translator) setReplacement(k int, s string) {
 func (t *translator) renameAvailable(fix callFix) bool {
 	to, ok := t.tbl.Identifier(fix.rename, t.ver)
 	return ok && to.Available(t.ver)
+}
+
+// appendBuffer appends to the call at k of e's function, when it has
+// fix.args arguments (CUDA's form), the work buffer that the file's call
+// of fix.bufferFrom with the same descriptor (its second to last
+// argument, the call's last) was given: the nearest such call before k,
+// else the first after it. With none, the call is reported.
+func (t *translator) appendBuffer(k int, fix callFix, e hipmap.Entry) {
+	v := t.ver
+	if v.IsZero() {
+		v = hipmap.DefaultROCm
+	}
+	if !fix.bufferUntil.IsZero() && !v.Less(fix.bufferUntil) {
+		return
+	}
+	args, close, ok := t.call(k)
+	if !ok || len(args) != fix.args {
+		return
+	}
+	descr := t.argText(args[len(args)-1])
+	buffer := ""
+	for j := range t.toks {
+		if j > k && buffer != "" {
+			break
+		}
+		if t.tok(j).Kind != lex.Ident || !t.is(j, fix.bufferFrom) {
+			continue
+		}
+		if a, _, ok := t.call(j); ok && len(a) == fix.args+1 && t.argText(a[len(a)-2]) == descr {
+			buffer = t.span(a[len(a)-1][0], a[len(a)-1][1])
+		}
+	}
+	from := "hip" + fix.bufferFrom[2:]
+	if buffer == "" {
+		t.report(k, diag.Error, "call-fix", e.HIP+" "+fix.why+": no call of "+fix.bufferFrom+" with "+descr+" was found in the file; pass the buffer given to "+from+" for it as a last argument")
+		return
+	}
+	t.insert(int(t.tok(close).Start), ", "+buffer)
+	t.report(k, diag.Note, "call-fix", e.HIP+" "+fix.why+": added "+buffer+", the buffer of the "+fix.bufferFrom+" call with "+descr)
+}
+
+// argText returns the tokens of the argument a without what lies between
+// them, so that two spellings of one expression compare equal.
+func (t *translator) argText(a [2]int) string {
+	var b []byte
+	for j := a[0]; j <= a[1]; j++ {
+		if j > a[0] && t.tok(j).Kind == lex.Ident && t.tok(j-1).Kind == lex.Ident {
+			b = append(b, ' ')
+		}
+		b = append(b, t.text(j)...)
+	}
+	return string(b)
 }
