@@ -15,6 +15,15 @@
 #   SAMPLES_GIT  git directory of NVIDIA/cuda-samples: its Common/ headers
 #                join the tree as Common/ and the include path ("" for none)
 #   SCRATCH      work directory, default /tmp/hipgen-external-tree (wiped)
+# Environment:
+#   DIRS      the project's directories to take (default: all of it), for
+#             example "cuSPARSE cuRAND" of NVIDIA/CUDALibrarySamples
+#   UNITS     what a translation unit's name ends with, a regex (default
+#             '\.cu$'); '\.(cu|c|cpp)$' adds host files that call CUDA's
+#             libraries, which hipgen translates when named (a directory
+#             contributes its .cu and .cuh files)
+#   INCLUDES  include directories, relative to the project (the -I that
+#             the project's build gives), for both translators and hipcc
 # The project's code is extracted into SCRATCH and never committed. Compiles
 # run with HIP_PLATFORM=amd, with a shadowed copy of every CUDA header first
 # on the include path (so a CUDA header left in a translation fails the
@@ -38,9 +47,12 @@ rm -rf "$scratch"
 mkdir -p "$scratch"/{src,hipgen,hipify,logs}
 
 # --- extract sources and headers
-src_re='\.(cu|cuh|h|hpp|hh|inl|inc)$'
-extract_sources "$(gitdir "$project_git")" "$scratch/src" "$src_re" .
+unit_re=${UNITS:-'\.cu$'}
+src_re='\.(cu|cuh|h|hpp|hh|inl|inc|c|cpp)$'
+read -r -a dirs <<<"${DIRS:-.}"
+extract_sources "$(gitdir "$project_git")" "$scratch/src" "$src_re" "${dirs[@]}"
 includes=()
+for d in ${INCLUDES:-}; do includes+=(-I "$d"); done
 if [ -n "$samples_git" ]; then
   extract_sources "$(gitdir "$samples_git")" "$scratch/samples" '\.h$' Common
   rm -rf "$scratch/src/Common"
@@ -48,11 +60,14 @@ if [ -n "$samples_git" ]; then
   includes=(-I Common)
 fi
 git --git-dir="$(gitdir "$hipify_git")" show HEAD:bin/hipify-perl >"$scratch/hipify-perl"
-mapfile -t units < <(cd "$scratch/src" && find . -name '*.cu' | sed 's|^\./||' | LC_ALL=C sort)
+mapfile -t units < <(cd "$scratch/src" && find . -type f | sed 's|^\./||' | grep -E "$unit_re" | LC_ALL=C sort)
+# Units other than .cu files are named to hipgen, which takes only the .cu
+# and .cuh files of a directory.
+mapfile -t named < <(printf '%s\n' "${units[@]}" | grep -v '\.cu$' || true)
 
 # --- translate
 go build -o "$scratch/hipgen-bin" ./cmd/hipgen
-"$scratch/hipgen-bin" -C "$scratch/src" translate "${includes[@]}" -o "$scratch/hipgen" . \
+"$scratch/hipgen-bin" -C "$scratch/src" translate "${includes[@]}" -o "$scratch/hipgen" . "${named[@]}" \
   >"$scratch/logs/hipgen-translate.txt" 2>&1 || true
 (cd "$scratch/src" && find . -type f | LC_ALL=C sort) | while read -r f; do
   mkdir -p "$(dirname "$scratch/hipify/$f")"
@@ -64,10 +79,12 @@ done
 go run ./bench/shadowcuda "$scratch/shadow" >/dev/null
 compile() { # TOOL UNIT -> prints "TOOL UNIT PASS|FAIL first-error"
   local tool=$1 unit=$2 src=$2
-  [ "$tool" = hipgen ] && src=${unit%.cu}.hip
+  [ "$tool" = hipgen ] && [[ $unit == *.cu ]] && src=${unit%.cu}.hip
   local root=$scratch/$tool
   local log=$scratch/logs/$tool-$(echo "$unit" | tr / _).log
-  if hipcc_unit "$log" "$root/$src" -I "$root/Common" -I "$root/$(dirname "$unit")"; then
+  local inc=(-I "$root/Common" -I "$root/$(dirname "$unit")") d
+  for d in $INCLUDES; do inc+=(-I "$root/$d"); done
+  if hipcc_unit "$log" "$root/$src" "${inc[@]}"; then
     printf '%s\t%s\tPASS\t\n' "$tool" "$unit"
     return
   fi
@@ -76,7 +93,7 @@ compile() { # TOOL UNIT -> prints "TOOL UNIT PASS|FAIL first-error"
   printf '%s\t%s\tFAIL\t%s\n' "$tool" "$unit" "${why:-see $log}"
 }
 export -f compile hipcc_unit first_error
-export scratch
+export scratch INCLUDES
 for t in hipgen hipify; do printf "$t\t%s\n" "${units[@]}"; done |
   xargs -P "$jobs" -L1 bash -c 'compile "$0" "$1"' | LC_ALL=C sort >"$scratch/results.tsv"
 

@@ -37,15 +37,19 @@ scratch_timer() {
 # #error, so that a CUDA header left in a translation fails the unit rather
 # than compile against NVIDIA's copy in /usr/include) and the further hipcc
 # arguments ARG (include directories); hipcc's output goes to LOG. A SRC
-# that does not exist fails, with "no translation produced" in LOG.
+# that does not exist fails, with "no translation produced" in LOG. A .c
+# unit (host code calling a library, as NVIDIA's library samples are
+# written) compiles as C against HIP's headers, as a C compiler with the
+# HIP platform defined would; any other as HIP C++.
 hipcc_unit() {
-  local log=$1 src=$2
+  local log=$1 src=$2 lang=(-x hip -std=c++17)
   shift 2
   if [ ! -f "$src" ]; then
     echo "no translation produced" >"$log"
     return 1
   fi
-  HIP_PLATFORM=amd timeout 600 hipcc -x hip -std=c++17 -w -I "$scratch/shadow" "$@" \
+  case $src in *.c) lang=(-x c -std=gnu11 -D__HIP_PLATFORM_AMD__=1) ;; esac
+  HIP_PLATFORM=amd timeout 600 hipcc "${lang[@]}" -w -I "$scratch/shadow" "$@" \
     --offload-arch=gfx90a --offload-arch=gfx1030 -c "$src" -o /dev/null >"$log" 2>&1
 }
 
