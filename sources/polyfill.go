@@ -35,7 +35,12 @@ type polyfill struct {
 	// constructor from float).
 	replaces string
 	// deps are the keys of polyfills the definition uses, written before it.
+	// A polyfill with no code of its own (an enumerator of a stand-in
+	// type) brings them.
 	deps []string
+	// warn: the stand-in does less than CUDA's, so its use is a warning,
+	// not a note.
+	warn bool
 }
 
 // hipVersionAtLeast55 is true on ROCm 5.5 and later, where HIP has the
@@ -57,17 +62,26 @@ func polyfillList() map[string]polyfill {
   *s = hipGetErrorName(e);
   return hipSuccess;
 }`},
-		"cusparseGetErrorName":   sparseStatusText("cusparseGetErrorName", "name"),
-		"cusparseGetErrorString": sparseStatusText("cusparseGetErrorString", "description"),
-		"__ldca":                 cacheHint("ldca", false),
-		"__ldcg":                 cacheHint("ldcg", false),
-		"__ldcs":                 cacheHint("ldcs", false),
-		"__ldlu":                 cacheHint("ldlu", false),
-		"__ldcv":                 cacheHint("ldcv", false),
-		"__stcg":                 cacheHint("stcg", true),
-		"__stcs":                 cacheHint("stcs", true),
-		"__stwb":                 cacheHint("stwb", true),
-		"__stwt":                 cacheHint("stwt", true),
+		"curandOrdering_t":               randOrdering,
+		"curandOrdering":                 randOrdering,
+		"CURAND_ORDERING_PSEUDO_BEST":    randOrderingMember("PSEUDO_BEST"),
+		"CURAND_ORDERING_PSEUDO_DEFAULT": randOrderingMember("PSEUDO_DEFAULT"),
+		"CURAND_ORDERING_PSEUDO_SEEDED":  randOrderingMember("PSEUDO_SEEDED"),
+		"CURAND_ORDERING_PSEUDO_LEGACY":  randOrderingMember("PSEUDO_LEGACY"),
+		"CURAND_ORDERING_PSEUDO_DYNAMIC": randOrderingMember("PSEUDO_DYNAMIC"),
+		"CURAND_ORDERING_QUASI_DEFAULT":  randOrderingMember("QUASI_DEFAULT"),
+		"curandSetGeneratorOrdering":     setRandOrdering,
+		"cusparseGetErrorName":           sparseStatusText("cusparseGetErrorName", "name"),
+		"cusparseGetErrorString":         sparseStatusText("cusparseGetErrorString", "description"),
+		"__ldca":                         cacheHint("ldca", false),
+		"__ldcg":                         cacheHint("ldcg", false),
+		"__ldcs":                         cacheHint("ldcs", false),
+		"__ldlu":                         cacheHint("ldlu", false),
+		"__ldcv":                         cacheHint("ldcv", false),
+		"__stcg":                         cacheHint("stcg", true),
+		"__stcs":                         cacheHint("stcs", true),
+		"__stwb":                         cacheHint("stwb", true),
+		"__stwt":                         cacheHint("stwt", true),
 		"__vsub4": {name: "hipgen_vsub4", why: "HIP has no SIMD-in-a-word intrinsics", code: `__host__ __device__ static inline unsigned hipgen_vsub4(unsigned a, unsigned b) {
   unsigned r = 0u;
   for (int i = 0; i < 32; i += 8) r |= (((a >> i) - (b >> i)) & 0xffu) << i;
@@ -372,12 +386,16 @@ func (t *translator) usePolyfill(k int, b []byte) bool {
 	}
 	t.replace(k, p.name)
 	t.needRuntime = true
-	if p.code != "" {
+	if p.code != "" || len(p.deps) > 0 {
 		t.notePolyfill(name, int(t.tok(k).Start))
 	}
 	// A name is used often, and the note would say the same each time
 	// (llm.c's kernels call __ldcs and __stcs in every file).
-	t.report(k, diag.Note, "polyfill", name+" became "+p.name+": "+p.why+oncePerFile)
+	severity := diag.Note
+	if p.warn {
+		severity = diag.Warning
+	}
+	t.report(k, severity, "polyfill", name+" became "+p.name+": "+p.why+oncePerFile)
 	return true
 }
 
@@ -439,7 +457,9 @@ func (t *translator) polyfillBlock() (string, int) {
 		for _, d := range p.deps {
 			add(d)
 		}
-		order = append(order, p)
+		if p.code != "" {
+			order = append(order, p)
+		}
 	}
 	for _, n := range names {
 		add(n)
@@ -551,6 +571,40 @@ func sparseStatusText(cuda, what string) polyfill {
 	b.WriteString("  default: return \"unknown hipSPARSE status\";\n  }\n}")
 	return polyfill{name: name, why: "hipSPARSE before ROCm 6.0 has no " + strings.Replace(cuda, "cusparse", "hipsparse", 1) + "; a function giving each status's " + what + " stands in", code: b.String()}
 }
+
+// randOrdering stands in for cuRAND's curandOrdering_t before ROCm 6.2,
+// whose hipRAND has no orderings: the same members with CUDA's values,
+// which setRandOrdering takes. NVIDIA's cuRAND samples all set one.
+var randOrdering = polyfill{name: "hipgen_curandOrdering_t", typ: true,
+	why: "hipRAND before ROCm 6.2 has no orderings; an enumeration with cuRAND's members and values stands in",
+	code: `typedef enum hipgen_curandOrdering_t {
+  HIPGEN_CURAND_ORDERING_PSEUDO_BEST = 100,
+  HIPGEN_CURAND_ORDERING_PSEUDO_DEFAULT = 101,
+  HIPGEN_CURAND_ORDERING_PSEUDO_SEEDED = 102,
+  HIPGEN_CURAND_ORDERING_PSEUDO_LEGACY = 103,
+  HIPGEN_CURAND_ORDERING_PSEUDO_DYNAMIC = 104,
+  HIPGEN_CURAND_ORDERING_QUASI_DEFAULT = 201
+} hipgen_curandOrdering_t;`}
+
+// randOrderingMember is the stand-in of the cuRAND ordering
+// CURAND_ORDERING_<member> before ROCm 6.2: randOrdering's member.
+func randOrderingMember(member string) polyfill {
+	return polyfill{name: "HIPGEN_CURAND_ORDERING_" + member, typ: true, deps: []string{"curandOrdering_t"},
+		why: "hipRAND before ROCm 6.2 has no orderings; the member of hipgen_curandOrdering_t stands in"}
+}
+
+// setRandOrdering stands in for curandSetGeneratorOrdering before ROCm
+// 6.2, when hipRAND cannot choose an ordering: it does nothing and returns
+// success, so a generator keeps hipRAND's own order. Only the order in
+// which a generator's numbers come differs: hipRAND's generators never
+// give cuRAND's numbers, in any order.
+var setRandOrdering = polyfill{name: "hipgen_curandSetGeneratorOrdering", deps: []string{"curandOrdering_t"}, warn: true,
+	why: "hipRAND before ROCm 6.2 cannot choose an ordering; a function that does nothing and returns success stands in, so the generator keeps hipRAND's default order (its numbers are never cuRAND's, in any order)",
+	code: `static inline hiprandStatus_t hipgen_curandSetGeneratorOrdering(hiprandGenerator_t generator, hipgen_curandOrdering_t order) {
+  (void)generator;
+  (void)order;
+  return HIPRAND_STATUS_SUCCESS;
+}`}
 
 // cacheHint is the polyfill of one of CUDA's loads (__ldcs and the like)
 // or stores (__stcs and the like) with a cache hint, which HIP lacks:
