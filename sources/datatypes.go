@@ -35,6 +35,7 @@ var (
 func (t *translator) dataTypeLibrary(k int) (blas, known bool) {
 	// Out through the parentheses around k, within its statement.
 	depth := 0
+scan:
 	for j := k - 1; j >= 0 && j > k-4096; j-- {
 		if t.tok(j).Kind != lex.Punct {
 			continue
@@ -52,7 +53,7 @@ func (t *translator) dataTypeLibrary(k int) (blas, known bool) {
 				return blas, true
 			}
 		case depth == 0 && (t.isByte(j, ';') || t.isByte(j, '{') || t.isByte(j, '}')):
-			j = 0 // the statement's start: in no call
+			break scan // the statement's start: in no library's call
 		}
 	}
 	blas, other := t.fileNamesLibraries()
