@@ -11,6 +11,7 @@
 
 #include <hip/hip_runtime.h>
 
+#include <cmath>
 #include <cstdint>
 
 // HIP's hip_fp16.h names the half-precision types half and half2 as well;
@@ -45,7 +46,9 @@ inline std::uint64_t __activemask() noexcept
 }
 
 // min and max for integers, which HIP (amd_math_functions.h) and CUDA
-// provide to device code and HIP-CPU does not.
+// provide to device code and HIP-CPU does not, and for float and double,
+// which clang's HIP headers define as fminf/fmaxf and fmin/fmax (without
+// them, max(float, float) is ambiguous among the integer ones here).
 #define HIPGEN_CONFORMANCE_MINMAX(T)                                       \
     inline T min(T a, T b) noexcept { return b < a ? b : a; }              \
     inline T max(T a, T b) noexcept { return a < b ? b : a; }
@@ -54,6 +57,10 @@ HIPGEN_CONFORMANCE_MINMAX(unsigned int)
 HIPGEN_CONFORMANCE_MINMAX(long long)
 HIPGEN_CONFORMANCE_MINMAX(unsigned long long)
 #undef HIPGEN_CONFORMANCE_MINMAX
+inline float min(float a, float b) noexcept { return std::fmin(a, b); }
+inline float max(float a, float b) noexcept { return std::fmax(a, b); }
+inline double min(double a, double b) noexcept { return std::fmin(a, b); }
+inline double max(double a, double b) noexcept { return std::fmax(a, b); }
 
 // HIP-CPU overloads __ffsll and __clzll for std::int64_t and std::uint64_t,
 // which are long on Linux, so a call with unsigned long long (the type of
