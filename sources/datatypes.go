@@ -15,16 +15,18 @@ import (
 // hip/library_types.h's hipDataType (HIP_R_32F = 0), with six members in
 // ROCm 5.2. In a file that uses another library's data-typed API and not
 // cuBLAS's, the hipBLAS spelling does not compile (every cuSPARSE sample of
-// NVIDIA's CUDALibrarySamples failed on it). So, from 5.2 (whose
-// library_types.h hipgen checks against) to 5.7, each use takes the type
-// of the library whose call it is an argument of, and one outside a call
-// the type of the only library the file uses of the two kinds.
+// NVIDIA's CUDALibrarySamples failed on it). So, from 4.1 (whose hipSPARSE
+// first takes hipDataType, in its generic API, at ROCm/hipSPARSE's tags) to
+// 5.7, each use takes the type of the library whose call it is an argument
+// of, and one outside a call the type of the only library the file uses of
+// the two kinds.
 
-// hipDataTypes52 are the members of hipDataType in ROCm 5.2.
+// hipDataTypes52 are the members of hipDataType from ROCm 4.1 to 5.2 at
+// least (ROCm/HIP's library_types.h at the tags, and Debian's 5.2).
 var hipDataTypes52 = map[string]bool{"HIP_R_16F": true, "HIP_R_32F": true, "HIP_R_64F": true, "HIP_C_16F": true, "HIP_C_32F": true, "HIP_C_64F": true}
 
 var (
-	dataTypesFrom = hipmap.Version{Major: 5, Minor: 2} // library_types.h as hipgen knows it
+	dataTypesFrom = hipmap.Version{Major: 4, Minor: 1} // hipSPARSE's generic API, with hipDataType
 	dataTypesOne  = hipmap.Version{Major: 5, Minor: 7} // one data type for all libraries
 )
 
