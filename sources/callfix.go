@@ -262,11 +262,7 @@ func (t *translator) renameAvailable(fix callFix) bool {
 // argument, the call's last) was given: the nearest such call before k,
 // else the first after it. With none, the call is reported.
 func (t *translator) appendBuffer(k int, fix callFix, e hipmap.Entry) {
-	v := t.ver
-	if v.IsZero() {
-		v = hipmap.DefaultROCm
-	}
-	if !fix.bufferUntil.IsZero() && !v.Less(fix.bufferUntil) {
+	if !fix.bufferUntil.IsZero() && !t.ver.Less(fix.bufferUntil) {
 		return
 	}
 	args, close, ok := t.call(k)

@@ -112,11 +112,7 @@ func (t *translator) fileNamesLibraries() (blas, other bool) {
 // the hipDataType spelling (unavailable before 5.7 for the members ROCm
 // 5.2's hipDataType lacks).
 func (t *translator) libraryDataType(k int, e hipmap.Entry) hipmap.Entry {
-	v := t.ver
-	if v.IsZero() {
-		v = hipmap.DefaultROCm
-	}
-	if e.Family != "cublas" || v.Less(dataTypesFrom) || !v.Less(dataTypesOne) || !e.Available(v) {
+	if e.Family != "cublas" || t.ver.Less(dataTypesFrom) || !t.ver.Less(dataTypesOne) || !e.Available(t.ver) {
 		return e
 	}
 	var hip string
