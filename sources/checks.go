@@ -269,8 +269,7 @@ func (t *translator) special(k int, b []byte) (next int, handled bool) {
 		return k + 1, true
 	case spMinMax:
 		// The call stays as it is; the stand-ins join the file once.
-		if _, seen := t.polyfills[mixedMinMaxKey]; !seen && t.is(k+1, "(") && !t.is(k-1, "::") && !t.is(k-1, ".") && !t.is(k-1, "->") &&
-			!t.tok(k).Directive && t.openAround(k) >= 0 {
+		if _, seen := t.polyfills[mixedMinMaxKey]; !seen && t.plainCall(k) && t.openAround(k) >= 0 {
 			t.notePolyfill(mixedMinMaxKey, int(t.tok(k).Start))
 			t.needRuntime = true
 		}
@@ -279,15 +278,14 @@ func (t *translator) special(k int, b []byte) (next int, handled bool) {
 		// The call stays as it is; the overloads for __half and
 		// __half2 join a file that names them, once. Every call
 		// reports (see oncePerFile).
-		if t.is(k+1, "(") && !t.is(k-1, "::") && !t.is(k-1, ".") && !t.is(k-1, "->") &&
-			!t.tok(k).Directive && t.openAround(k) >= 0 && t.fileNamesHalf() {
+		if t.plainCall(k) && t.openAround(k) >= 0 && t.fileNamesHalf() {
 			t.notePolyfill(atomicAddHalfKey, int(t.tok(k).Start))
 			t.needRuntime = true
 			t.report(k, diag.Note, "polyfill", "atomicAdd may take a __half or a __half2 in this file: "+atomicAddHalf.why+oncePerFile)
 		}
 		return 0, false
 	case spMathMacro:
-		if t.mathUse < 0 && t.is(k+1, "(") && !t.is(k-1, "::") && !t.is(k-1, ".") && !t.is(k-1, "->") && !t.tok(k).Directive {
+		if t.mathUse < 0 && t.plainCall(k) {
 			if device, host := t.functionSpace(k); !device || host {
 				t.mathUse = k // a call the host pass compiles
 			}
@@ -295,6 +293,13 @@ func (t *translator) special(k int, b []byte) (next int, handled bool) {
 		return 0, false
 	}
 	return 0, false
+}
+
+// plainCall reports whether the identifier at k is called as itself, on
+// a code line: followed by '(', and not a member (.name, ->name) or a name
+// qualified by a namespace or class (x::name).
+func (t *translator) plainCall(k int) bool {
+	return t.is(k+1, "(") && !t.is(k-1, "::") && !t.is(k-1, ".") && !t.is(k-1, "->") && !t.tok(k).Directive
 }
 
 // ptxHopper maps PTX instruction prefixes found in asm strings to what

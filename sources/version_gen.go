@@ -6,4 +6,4 @@ package sources
 // Go file below sources/, the mapping table included). It is part of
 // every cache key, so a file translated by another build of the
 // translator is translated again.
-const TranslatorVersion = "23fb89e395044d97"
+const TranslatorVersion = "0dc637c4240fcbdd"
