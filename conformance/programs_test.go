@@ -176,26 +176,25 @@ func checkHIPCPU(t *testing.T, tr translator, prog, poison string) {
 }
 
 // hipCPURoot returns HIP_CPU_ROOT after checking that it is a HIP-CPU copy
-// with corrected sub-warp shuffles and __half2 halves, and skips the test when it is unset.
+// that bench/hip-cpu/patch.sh corrected (each file it patches carries its
+// marker), and skips the test when it is unset.
 func hipCPURoot(t *testing.T) string {
 	t.Helper()
 	root := os.Getenv("HIP_CPU_ROOT")
 	if root == "" {
 		t.Skip("HIP_CPU_ROOT is not set: translations not run (HIP-CPU is not packaged; see bench/hip-cpu/patch.sh)")
 	}
-	intrinsics, err := os.ReadFile(filepath.Join(root, "src", "include", "hip", "detail", "intrinsics.hpp"))
-	if err != nil {
-		t.Fatalf("HIP_CPU_ROOT=%s is not a HIP-CPU checkout: %v", root, err)
-	}
-	if !bytes.Contains(intrinsics, []byte("hipgen-patched")) {
-		t.Fatalf("HIP_CPU_ROOT=%s has upstream's sub-warp shuffles; run bench/hip-cpu/patch.sh %s first", root, root)
-	}
-	fp16, err := os.ReadFile(filepath.Join(root, "include", "hip", "hip_fp16.h"))
-	if err != nil {
-		t.Fatalf("HIP_CPU_ROOT=%s is not a HIP-CPU checkout: %v", root, err)
-	}
-	if !bytes.Contains(fp16, []byte("hipgen-patched")) {
-		t.Fatalf("HIP_CPU_ROOT=%s has upstream's __half2 halves (low is y); run bench/hip-cpu/patch.sh %s first", root, root)
+	for _, f := range []struct{ path, upstream string }{
+		{"src/include/hip/detail/intrinsics.hpp", "sub-warp shuffles"},
+		{"include/hip/hip_fp16.h", "__half2 halves (low is y)"},
+	} {
+		b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(f.path)))
+		if err != nil {
+			t.Fatalf("HIP_CPU_ROOT=%s is not a HIP-CPU checkout: %v", root, err)
+		}
+		if !bytes.Contains(b, []byte("hipgen-patched")) {
+			t.Fatalf("HIP_CPU_ROOT=%s has upstream's %s; run bench/hip-cpu/patch.sh %s first", root, f.upstream, root)
+		}
 	}
 	return root
 }
