@@ -424,8 +424,8 @@ func (t *translator) hasInclude(k int) {
 		return // only a condition tests it
 	}
 	close := t.matching(k + 1)
-	if close < 0 || close == k+2 {
-		return
+	if close < 0 || close == k+2 || close >= t.endOfDirective(k) {
+		return // empty, or closed on a later line: not a test of this #if
 	}
 	first, last := t.tok(k+2), t.tok(close-1)
 	text := string(t.src[first.Start:last.End])
