@@ -841,8 +841,18 @@ const mixedMinMaxKey = "(min and max of mixed signs)"
 // functions, gets one); a ROCm that adds plain functions of
 // these signatures has its own preferred, and a project that defines min
 // or max as a macro keeps it.
+//
+// On the host, HIP's headers (clang 15's) have min and max of two ints
+// only, where CUDA has them for every integer type: two longs were cut to
+// ints there, and with the stand-ins above a call with two longs (HeCBench's
+// lrn, in a lambda of a kernel) was ambiguous between the two orders. Host
+// versions for two unsigned ints, longs, long longs and their unsigned
+// types join them: templates of no deduced parameter, which a plain
+// function of the same signature (a newer clang's, a project's) is
+// preferred to, and which are preferred to std::min and std::max where a
+// using-directive brings those in (more specialised; same result).
 var mixedMinMax = polyfill{name: "hipgen_mixed_minmax",
-	why: "HIP has no min or max of a signed and an unsigned integer; CUDA's, comparing in the unsigned type, stand in",
+	why: "HIP has no min or max of a signed and an unsigned integer, nor host ones of two integers of a type other than int; CUDA's, comparing a signed and an unsigned integer in the unsigned type, stand in",
 	code: `#if !defined(min) && !defined(max)
 #define HIPGEN_MIXED_SIGN(space, fn, op, S, U) \
   template <class T, typename std::enable_if<std::is_same<T, S>::value, int>::type = 0> \
@@ -853,12 +863,18 @@ var mixedMinMax = polyfill{name: "hipgen_mixed_minmax",
   HIPGEN_MIXED_SIGN(space, min, <, int, unsigned int) HIPGEN_MIXED_SIGN(space, max, >, int, unsigned int) \
   HIPGEN_MIXED_SIGN(space, min, <, long, unsigned long) HIPGEN_MIXED_SIGN(space, max, >, long, unsigned long) \
   HIPGEN_MIXED_SIGN(space, min, <, long long, unsigned long long) HIPGEN_MIXED_SIGN(space, max, >, long long, unsigned long long)
+#define HIPGEN_HOST_SAME(T) \
+  template <int = 0> __host__ static inline T min(T a, T b) { return a < b ? a : b; } \
+  template <int = 0> __host__ static inline T max(T a, T b) { return a > b ? a : b; }
 #if defined(__HIP_CPU_RT__)
 HIPGEN_MIXED_SIGN_ALL()
 #else
 HIPGEN_MIXED_SIGN_ALL(__device__)
 HIPGEN_MIXED_SIGN_ALL(__host__)
+HIPGEN_HOST_SAME(unsigned int) HIPGEN_HOST_SAME(long) HIPGEN_HOST_SAME(unsigned long)
+HIPGEN_HOST_SAME(long long) HIPGEN_HOST_SAME(unsigned long long)
 #endif
+#undef HIPGEN_HOST_SAME
 #undef HIPGEN_MIXED_SIGN_ALL
 #undef HIPGEN_MIXED_SIGN
 #endif`}

@@ -6,4 +6,4 @@ package sources
 // Go file below sources/, the mapping table included). It is part of
 // every cache key, so a file translated by another build of the
 // translator is translated again.
-const TranslatorVersion = "b7109a62fc3ef896"
+const TranslatorVersion = "abceb2452ce31132"
