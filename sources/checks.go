@@ -56,6 +56,7 @@ const (
 	spMathMacro
 	spMinMax
 	spAtomicAdd
+	spRegister
 )
 
 // specialName is the rule for one identifier; name is the map's own key,
@@ -99,6 +100,7 @@ func specialList() map[string]specialName {
 	add(spHasInclude, "__has_include")
 	add(spMinMax, "min", "max")
 	add(spAtomicAdd, "atomicAdd")
+	add(spRegister, "register")
 	add(spMathMacro, "isfinite", "isnan", "isinf", "signbit", "isnormal", "fpclassify")
 	add(spComputeCap, "major", "minor")
 	for n := range propMembers {
@@ -227,6 +229,9 @@ func (t *translator) special(k int, b []byte) (next int, handled bool) {
 			t.report(k, diag.Note, "libcuxx", "cuda::"+string(t.text(k+2))+" became std::"+string(t.text(k+2))+": HIP has no libcu++")
 			return k + 3, true
 		}
+	case spRegister:
+		t.registerKeyword(k)
+		return k + 1, true
 	case spCallConv:
 		// The callback calling convention: empty on Linux, and HIP has
 		// none, so the word goes.
@@ -331,6 +336,11 @@ func (t *translator) inlineAsm(k int) int {
 	close := t.matching(j)
 	if close < 0 {
 		close = j
+	}
+	// An asm label names a declaration's symbol or register (register
+	// long sp asm("rsp")): one string after a declarator, no code.
+	if close == j+2 && t.tok(j+1).Kind == lex.String && t.tok(k-1).Kind == lex.Ident && !cppKeywords[string(t.text(k-1))] {
+		return close + 1
 	}
 	if kind := asmKind(t.asmTemplate(j+1, close)); kind != asmPTX {
 		return close + 1
@@ -724,4 +734,30 @@ func (t *translator) floatsToBFloat162(k int) bool {
 	}
 	t.report(k, diag.Note, "polyfill", "__floats2bfloat162_rn(a, b) became "+to+"(make_float2(a, b)): HIP has no __floats2bfloat162_rn, and the float2 form converts the same way"+oncePerFile)
 	return true
+}
+
+// registerKeyword drops the storage class register, which C++17 removed:
+// nvcc takes it under -std=c++17 (and CUDA 12's default), clang rejects
+// it ("ISO C++17 does not allow 'register' storage class specifier"). It
+// never changed what a program does. A C file keeps it, and so does an
+// explicit register variable (register int sp asm("sp")), whose
+// declaration needs the word.
+func (t *translator) registerKeyword(k int) {
+	if strings.HasSuffix(t.name, ".c") || k+1 >= len(t.toks) || t.is(k-1, "::") || t.is(k-1, ".") || t.is(k-1, "->") {
+		return
+	}
+	for j := k + 1; j < len(t.toks); j++ {
+		if t.is(j, ";") || t.is(j, "{") || t.is(j, "}") || t.tok(j).LineStart && t.tok(j).Directive != t.tok(k).Directive {
+			break
+		}
+		if t.tok(j).Kind == lex.Ident && (t.is(j, "asm") || t.is(j, "__asm__") || t.is(j, "__asm")) {
+			return
+		}
+	}
+	// The blanks after the word go with it, unless a line ends there.
+	end := int(t.tok(k).End)
+	if next := int(t.tok(k + 1).Start); bytes.IndexByte(t.src[end:next], '\n') < 0 {
+		end = next
+	}
+	t.edits = append(t.edits, edit{int(t.tok(k).Start), end, ""})
 }
