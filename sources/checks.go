@@ -150,10 +150,16 @@ func (t *translator) special(k int, b []byte) (next int, handled bool) {
 	s := sp.name
 	switch sp.kind {
 	case spWarp:
+		if t.ownMacroUse(k, s) {
+			return k + 1, true
+		}
 		if t.is(k+1, "(") && !t.is(k-1, ".") && !t.is(k-1, "->") && !t.is(k-1, "::") {
 			return t.warpCall(k, s), true
 		}
 	case spBits:
+		if t.ownMacroUse(k, s) {
+			return k + 1, true
+		}
 		return t.bitCall(k, s), true
 	case spWarpSize:
 		return t.warpSizeIdent(k), true
@@ -760,4 +766,22 @@ func (t *translator) registerKeyword(k int) {
 		end = next
 	}
 	t.edits = append(t.edits, edit{int(t.tok(k).Start), end, ""})
+}
+
+// ownMacroUse reports whether the identifier k, named name, is a use of
+// a macro of that name which the file defines above it, outside the
+// blocks hipcc never compiles (HeCBench's shuffle: #define __shfl(v, d)
+// __shfl_sync(0xffffffff, v, d)). The macro's body is translated; a use
+// rewritten as the CUDA function of that name would no longer fit the
+// macro (a width argument added to its two parameters).
+func (t *translator) ownMacroUse(k int, name string) bool {
+	at := t.definesAt()[name]
+	if len(at) == 0 || int(at[0]) > k || t.tok(k).Directive && t.isMacroNameOperand(k) {
+		return false
+	}
+	macros := t.replay
+	if macros == nil {
+		macros = t.fileMacros()
+	}
+	return macros[name].live
 }
