@@ -647,10 +647,12 @@ func (t *translator) ident(k int) int {
 	return k + 1
 }
 
-// redefinesBuiltin reports a definition at k of atomicMax or atomicMin for
+// redefinesBuiltin renames a definition at k of atomicMax or atomicMin for
 // float or double, which CUDA lacks and projects define themselves (a
-// compare-and-swap loop), but which HIP declares (amd_hip_atomic.h in ROCm
-// 5.2): hipcc rejects the project's as a redefinition.
+// compare-and-swap loop; HeCBench's michalewicz), but which HIP declares
+// (amd_hip_atomic.h in ROCm 5.2, a compare-and-swap loop too): hipcc
+// rejected the project's as a redefinition. Renamed, it is left unused,
+// and the calls take HIP's.
 func (t *translator) redefinesBuiltin(k int) bool {
 	typ := string(t.text(k - 1))
 	if typ != "float" && typ != "double" || !t.is(k+1, "(") {
@@ -660,7 +662,9 @@ func (t *translator) redefinesBuiltin(k int) bool {
 	if close < 0 || !t.is(close+1, "{") {
 		return false
 	}
-	t.report(k, diag.Error, "unsupported-api", "HIP already defines "+typ+" "+string(t.text(k))+"("+typ+"*, "+typ+"), which CUDA lacks: hipcc rejects this definition as a redefinition; put it under #if !defined(__HIP_PLATFORM_AMD__), the built-in does the same")
+	name := string(t.text(k))
+	t.replace(k, "hipgen_own_"+name)
+	t.report(k, diag.Warning, "builtin-redefinition", "HIP already defines "+typ+" "+name+"("+typ+"*, "+typ+"), which CUDA lacks, and hipcc rejects a second definition: this one became hipgen_own_"+name+", which nothing calls, and the calls take HIP's (a compare-and-swap loop too); check that the two agree where it matters to you (NaN, -0.0)")
 	return true
 }
 
