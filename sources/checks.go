@@ -57,6 +57,7 @@ const (
 	spMinMax
 	spAtomicAdd
 	spRegister
+	spOperator
 )
 
 // specialName is the rule for one identifier; name is the map's own key,
@@ -101,6 +102,7 @@ func specialList() map[string]specialName {
 	add(spMinMax, "min", "max")
 	add(spAtomicAdd, "atomicAdd")
 	add(spRegister, "register")
+	add(spOperator, "operator")
 	add(spMathMacro, "isfinite", "isnan", "isinf", "signbit", "isnormal", "fpclassify")
 	add(spComputeCap, "major", "minor")
 	for n := range propMembers {
@@ -237,6 +239,9 @@ func (t *translator) special(k int, b []byte) (next int, handled bool) {
 		}
 	case spRegister:
 		t.registerKeyword(k)
+		return k + 1, true
+	case spOperator:
+		t.vectorOperator(k)
 		return k + 1, true
 	case spCallConv:
 		// The callback calling convention: empty on Linux, and HIP has
@@ -784,4 +789,71 @@ func (t *translator) ownMacroUse(k int, name string) bool {
 		macros = t.fileMacros()
 	}
 	return macros[name].live
+}
+
+// vectorTypes are CUDA's vector types, which HIP makes HIP_vector_type
+// instances, with compound assignments as members.
+var vectorTypes = func() map[string]bool {
+	m := map[string]bool{}
+	for _, base := range []string{"char", "uchar", "short", "ushort", "int", "uint", "long", "ulong", "longlong", "ulonglong", "float", "double"} {
+		for n := '1'; n <= '4'; n++ {
+			m[base+string(n)] = true
+		}
+	}
+	return m
+}()
+
+// hipPlatformGuard opens the block that keeps a definition for CUDA only.
+const hipPlatformGuard = "#if !defined(__HIP_PLATFORM_AMD__)"
+
+// vectorOperator keeps for CUDA only a definition, at the operator
+// keyword k, of +=, -=, *= or /= for a CUDA vector type and itself
+// (cuda-samples' helper_math.h, which projects copy: void
+// operator+=(float4 &a, float4 b)). HIP's vector types have these as
+// members, computing component by component the same way, and hipcc finds
+// a call ambiguous between the two (HeCBench's hexciton).
+func (t *translator) vectorOperator(k int) {
+	switch string(t.text(k + 1)) {
+	case "+=", "-=", "*=", "/=":
+	default:
+		return
+	}
+	args, close, ok := t.call(k + 1)
+	if !ok || len(args) != 2 || !t.is(close+1, "{") {
+		return
+	}
+	typeOf := func(a [2]int) (string, bool) {
+		j := a[0]
+		if t.is(j, "const") {
+			j++
+		}
+		if j > a[1] || !vectorTypes[string(t.text(j))] {
+			return "", false
+		}
+		return string(t.text(j)), t.is(j+1, "&")
+	}
+	typ, ref := typeOf(args[0])
+	other, _ := typeOf(args[1])
+	end := t.matching(close + 1)
+	if typ == "" || !ref || other != typ || end < 0 || end+1 < len(t.toks) && !t.tok(end+1).LineStart {
+		return
+	}
+	start := k
+	for j := k - 1; j >= 0 && !t.tok(j).Directive && (t.tok(j).Kind == lex.Ident || t.is(j, "&") || t.is(j, "*")); j-- {
+		start = j
+	}
+	if !t.tok(start).LineStart {
+		return
+	}
+	// Translated before: the guard is the line above.
+	if g := start - 7; g >= 0 && t.tok(g).LineStart && t.span(g, start-1) == hipPlatformGuard {
+		return
+	}
+	off := int(t.tok(start).Start)
+	for off > 0 && (t.src[off-1] == ' ' || t.src[off-1] == '\t') {
+		off--
+	}
+	t.insert(off, hipPlatformGuard+"\n")
+	t.insert(int(t.tok(end).End), "\n#endif")
+	t.report(k, diag.Note, "builtin-redefinition", "+=, -=, *= and /= of a CUDA vector type and itself (float4 &a, float4 b) are members of HIP's vector types, computing component by component as the file's own do, and hipcc finds a call ambiguous between the two: each such definition is kept for CUDA only ("+hipPlatformGuard+")"+oncePerFile)
 }

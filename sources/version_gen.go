@@ -6,4 +6,4 @@ package sources
 // Go file below sources/, the mapping table included). It is part of
 // every cache key, so a file translated by another build of the
 // translator is translated again.
-const TranslatorVersion = "9a773eca604cd730"
+const TranslatorVersion = "ba156d6865a2acf8"
