@@ -855,5 +855,5 @@ func (t *translator) vectorOperator(k int) {
 	}
 	t.insert(off, hipPlatformGuard+"\n")
 	t.insert(int(t.tok(end).End), "\n#endif")
-	t.report(k, diag.Note, "builtin-redefinition", "+=, -=, *= and /= of a CUDA vector type and itself (float4 &a, float4 b) are members of HIP's vector types, computing component by component as the file's own do, and hipcc finds a call ambiguous between the two: each such definition is kept for CUDA only ("+hipPlatformGuard+")"+oncePerFile)
+	t.report(k, diag.Note, "builtin-redefinition", "+=, -=, *= and /= of a CUDA vector type and itself (such as void operator+=(float4 &a, float4 b)) are members of HIP's vector types, computing component by component as the file's own do, and hipcc finds a call ambiguous between the two: each such definition is kept for CUDA only ("+hipPlatformGuard+")"+oncePerFile)
 }

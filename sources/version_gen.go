@@ -6,4 +6,4 @@ package sources
 // Go file below sources/, the mapping table included). It is part of
 // every cache key, so a file translated by another build of the
 // translator is translated again.
-const TranslatorVersion = "ba156d6865a2acf8"
+const TranslatorVersion = "37c968c63bfec5a1"
