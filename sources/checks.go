@@ -2,6 +2,7 @@ package sources
 
 import (
 	"bytes"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -58,6 +59,7 @@ const (
 	spAtomicAdd
 	spRegister
 	spOperator
+	spFloat2BF162
 )
 
 // specialName is the rule for one identifier; name is the map's own key,
@@ -98,6 +100,7 @@ func specialList() map[string]specialName {
 	}
 	add(spCUDAArch, "__CUDA_ARCH__")
 	add(spFloats2BF162, "__floats2bfloat162_rn")
+	add(spFloat2BF162, "__float2bfloat162_rn")
 	add(spHasInclude, "__has_include")
 	add(spMinMax, "min", "max")
 	add(spAtomicAdd, "atomicAdd")
@@ -280,6 +283,8 @@ func (t *translator) special(k int, b []byte) (next int, handled bool) {
 		return k + 1, true
 	case spFloats2BF162:
 		return k + 1, t.floatsToBFloat162(k)
+	case spFloat2BF162:
+		return k + 1, t.floatToBFloat162(k)
 	case spHasInclude:
 		t.hasInclude(k)
 		return k + 1, true
@@ -744,6 +749,37 @@ func (t *translator) floatsToBFloat162(k int) bool {
 		t.setReplacement(k, name)
 	}
 	t.report(k, diag.Note, "polyfill", "__floats2bfloat162_rn(a, b) became "+to+"(make_float2(a, b)): HIP has no __floats2bfloat162_rn, and the float2 form converts the same way"+oncePerFile)
+	return true
+}
+
+// floatToBFloat162 rewrites __float2bfloat162_rn(a), which HIP lacks in
+// every release (ROCm/clr's amd_hip_bf16.h to 6.x; HeCBench's
+// addBiasResidualLayerNorm), as __bfloat162bfloat162(__float2bfloat16_rn(a)):
+// a rounded to the nearest bfloat16 in both halves, as CUDA's does. Each
+// of the two becomes HIP's for the target ROCm, or a polyfill before 5.7.
+func (t *translator) floatToBFloat162(k int) bool {
+	args, close, ok := t.call(k)
+	if !ok || len(args) != 1 {
+		return false
+	}
+	name := func(cuda string) string {
+		if t.usePolyfill(k, []byte(cuda)) {
+			return t.names.polyfills[cuda].name
+		}
+		if e, ok := t.lookupIdent([]byte(cuda)); ok {
+			t.applyEntry(k, e)
+			return e.HIP
+		}
+		return cuda
+	}
+	inner, outer := name("__float2bfloat16_rn"), name("__bfloat162bfloat162")
+	// Each look-up renamed the token; the outer name is the one to keep.
+	tk := t.tok(k)
+	t.edits = slices.DeleteFunc(t.edits, func(e edit) bool { return e.start == int(tk.Start) && e.end == int(tk.End) })
+	t.replace(k, outer)
+	t.insert(int(t.tok(k+1).End), inner+"(")
+	t.insert(int(t.tok(close).Start), ")")
+	t.report(k, diag.Note, "polyfill", "__float2bfloat162_rn(a) became "+outer+"("+inner+"(a)): HIP has no __float2bfloat162_rn, and a rounded to bfloat16 and then paired converts the same way"+oncePerFile)
 	return true
 }
 

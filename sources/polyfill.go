@@ -178,7 +178,7 @@ __host__ __device__ static inline float hipgen_bfloat162float(B b) { return stat
 		"__short_as_bfloat16":   bfloat16Bits("__short_as_bfloat16", "hipgen_bfloat16", "short s", "hipgen_bfloat16 b; b.data = (unsigned short)s; return b;"),
 		"__bfloat16_as_ushort":  bfloat16Bits("__bfloat16_as_ushort", "unsigned short", "hipgen_bfloat16 b", "return b.data;"),
 		"__bfloat16_as_short":   bfloat16Bits("__bfloat16_as_short", "short", "hipgen_bfloat16 b", "return (short)b.data;"),
-		"__float22bfloat162_rn": bfloat162Conversion("__float22bfloat162_rn", "hipgen_bfloat162", "float2 f", "hipgen_bfloat162(f.x, f.y)"),
+		"__float22bfloat162_rn": bfloat162Conversion("__float22bfloat162_rn", "hipgen_bfloat162", "float2 f", "hipgen_bfloat162(static_cast<float>(f.x), static_cast<float>(f.y))"),
 		"__bfloat1622float2":    bfloat162Conversion("__bfloat1622float2", "float2", "hipgen_bfloat162 b", "make_float2(static_cast<float>(b.x), static_cast<float>(b.y))"),
 		"__halves2bfloat162":    bfloat162Conversion("__halves2bfloat162", "hipgen_bfloat162", "hipgen_bfloat16 a, hipgen_bfloat16 b", "hipgen_bfloat162(a, b)"),
 		"__bfloat162bfloat162":  bfloat162Conversion("__bfloat162bfloat162", "hipgen_bfloat162", "hipgen_bfloat16 a", "hipgen_bfloat162(a, a)"),
