@@ -56,6 +56,9 @@ func (t *translator) assemble(buf []byte) []byte {
 	// Room for everything at once: the source, the marker, every edit's
 	// text and a space per edit (comments kept from a replaced span fit in
 	// the span itself).
+	if t.bom {
+		marker = utf8BOM + marker
+	}
 	size := len(src) + len(marker)
 	for _, e := range t.edits {
 		size += len(e.text) + 1

@@ -25,6 +25,7 @@ type Include struct {
 // comments and string literals are not seen; conditional ones are (the
 // preprocessor is not evaluated).
 func Includes(src []byte) []Include {
+	src, _ = cutBOM(src)
 	c := scan(src)
 	out := includesAt(src, c.Tokens, c.Includes)
 	putCode(c)

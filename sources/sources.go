@@ -23,6 +23,7 @@
 package sources
 
 import (
+	"bytes"
 	"path"
 	"slices"
 	"strings"
@@ -155,6 +156,22 @@ type Unit struct {
 	// macros, kept for Reconsider.
 	asked *translator
 	onAsk *askHook
+	bom   bool // src followed a UTF-8 byte order mark, which the output keeps first
+}
+
+// utf8BOM is the byte order mark some editors put first in a UTF-8 file.
+const utf8BOM = "\uFEFF"
+
+// cutBOM returns src without a leading UTF-8 byte order mark, and whether
+// it had one. The mark is no text of the file: left in, it would be lexed
+// as an identifier glued to what follows (so that a #include on the first
+// line was no directive), and the marker line written before it would
+// leave it in the middle of the output, where compilers reject it.
+func cutBOM(src []byte) ([]byte, bool) {
+	if bytes.HasPrefix(src, []byte(utf8BOM)) {
+		return src[len(utf8BOM):], true
+	}
+	return src, false
 }
 
 // OnAsk has f called, once and from any goroutine, as soon as the walk of
@@ -178,7 +195,8 @@ func (h *askHook) fire() {
 
 // Parse lexes src, the file at slash path name.
 func Parse(name string, src []byte) *Unit {
-	u := &Unit{name: name, src: src}
+	src, bom := cutBOM(src)
+	u := &Unit{name: name, src: src, bom: bom}
 	u.code = scan(src)
 	u.includes = includesAt(src, u.code.Tokens, u.code.Includes)
 	return u
@@ -202,7 +220,7 @@ func (u *Unit) TranslateInto(buf []byte, opts Options) ([]byte, []diag.Diagnosti
 	}
 	u.done = true
 	t := newTranslator(u.name, u.src, u.code, opts)
-	t.onAsk = u.onAsk
+	t.onAsk, t.bom = u.onAsk, u.bom
 	u.code = lex.Code{}
 	t.walk()
 	out := t.assemble(buf)

@@ -55,6 +55,7 @@ type translator struct {
 	needRuntime     bool
 	insertAt        int // byte offset where a new include goes (after guard or #pragma once)
 	oldMarker       [2]int
+	bom             bool           // the output starts with a UTF-8 byte order mark (see cutBOM)
 	helperRegion    bool           // the output already carries hipgen's warp helpers
 	polyfillRegion  bool           // and its polyfills
 	polyfills       map[string]int // CUDA names polyfilled -> offset of first use

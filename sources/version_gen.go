@@ -6,4 +6,4 @@ package sources
 // Go file below sources/, the mapping table included). It is part of
 // every cache key, so a file translated by another build of the
 // translator is translated again.
-const TranslatorVersion = "38a9cf2be18cb9bf"
+const TranslatorVersion = "7099bb3dcacbdb0e"
