@@ -190,6 +190,7 @@ __host__ __device__ static inline float hipgen_bfloat162float(B b) { return stat
 		"__highs2bfloat162":     bfloat162Conversion("__highs2bfloat162", "hipgen_bfloat162", "hipgen_bfloat162 a, hipgen_bfloat162 b", "hipgen_bfloat162(a.y, b.y)"),
 		mixedMinMaxKey:          mixedMinMax,
 		atomicAddHalfKey:        atomicAddHalf,
+		shuffleAnyKey:           shuffleAny,
 		"__float2bfloat16":      float2bfloat16,
 		"__float2bfloat16_rn":   float2bfloat16, // the same rounding, to nearest even
 	}
@@ -878,3 +879,48 @@ HIPGEN_HOST_SAME(long long) HIPGEN_HOST_SAME(unsigned long long)
 #undef HIPGEN_MIXED_SIGN_ALL
 #undef HIPGEN_MIXED_SIGN
 #endif`}
+
+// shuffleAnyKey is the polyfill key of shuffleAny.
+const shuffleAnyKey = "(warp shuffles of half and bfloat16 values)"
+
+// shuffleAny adds warp shuffles of any trivially copyable value that is no
+// integer or floating-point number, for files that name half or bfloat16
+// types: CUDA's __shfl*_sync take __half, __half2 and the bf16 types, HIP's
+// __shfl* (ROCm 5.2) integers and floating point only, so that a __half
+// argument converts to several of them and hipcc finds the call ambiguous
+// (HeCBench's mxfp4). The stand-ins move the value 32 bits at a time
+// through HIP's own shuffle, as CUDA does; they are templates, which a
+// ROCm's plain overloads for __half (6.2 has some) are preferred to. The
+// calls stay as the translation wrote them. HIP-CPU, whose shuffles are
+// templates themselves, gets none.
+var shuffleAny = polyfill{name: "hipgen_shuffle_any",
+	why: "HIP's warp shuffles take integers and floating point only; overloads for other trivially copyable values (__half, __half2, bfloat16), moving them 32 bits at a time through HIP's, stand in, so that the calls stay as they are",
+	code: `#if !defined(__HIP_CPU_RT__)
+#include <type_traits>
+#define HIPGEN_SHUFFLE_ANY(name, Arg) \
+  template <class T, typename std::enable_if<!std::is_arithmetic<T>::value && std::is_trivially_copyable<T>::value, int>::type = 0> \
+  __device__ static inline T name(const T& v, Arg a, int width = warpSize) { \
+    constexpr unsigned int n = (sizeof(T) + sizeof(int) - 1) / sizeof(int); \
+    int w[n] = {}; \
+    __builtin_memcpy(w, &v, sizeof(T)); \
+    for (unsigned int i = 0; i < n; ++i) w[i] = name(w[i], a, width); \
+    T r; \
+    __builtin_memcpy(&r, w, sizeof(T)); \
+    return r; \
+  }
+HIPGEN_SHUFFLE_ANY(__shfl, int)
+HIPGEN_SHUFFLE_ANY(__shfl_up, unsigned int)
+HIPGEN_SHUFFLE_ANY(__shfl_down, unsigned int)
+HIPGEN_SHUFFLE_ANY(__shfl_xor, int)
+#undef HIPGEN_SHUFFLE_ANY
+#endif`}
+
+// shuffleOfAnyType brings shuffleAny to a file with a shuffle at k that
+// names half or bfloat16 types. Every shuffle reports (see oncePerFile).
+func (t *translator) shuffleOfAnyType(k int) {
+	if !t.fileNamesHalf() && !bytes.Contains(t.src, []byte("bfloat16")) {
+		return
+	}
+	t.notePolyfill(shuffleAnyKey, int(t.tok(k).Start))
+	t.report(k, diag.Note, "polyfill", "a warp shuffle in a file that names half or bfloat16 types: "+shuffleAny.why+oncePerFile)
+}

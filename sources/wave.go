@@ -167,6 +167,7 @@ func (t *translator) warpCall(k int, name string) int {
 	legacy := !strings.HasSuffix(name, "_sync") && name != "__activemask" && name != "__syncwarp"
 	switch {
 	case strings.HasPrefix(name, "__shfl"):
+		t.shuffleOfAnyType(k)
 		want := 3 // var, lane, width
 		if !legacy {
 			want = 4 // mask first
@@ -226,6 +227,7 @@ func (t *translator) warpCallWide(k int, name string, open, close int, args [][2
 	}
 	switch name {
 	case "__shfl_sync", "__shfl_up_sync", "__shfl_down_sync", "__shfl_xor_sync":
+		t.shuffleOfAnyType(k)
 		t.replace(k, strings.TrimSuffix(name, "_sync"))
 		dropMask()
 		if len(args) == 4 {
