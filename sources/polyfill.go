@@ -50,7 +50,7 @@ const hipVersionAtLeast55 = "HIP_VERSION_MAJOR > 5 || HIP_VERSION_MAJOR == 5 && 
 // polyfillList lists the polyfills (nameTables adds those of cooperative
 // groups).
 func polyfillList() map[string]polyfill {
-	return map[string]polyfill{
+	m := map[string]polyfill{
 		"__trap": {name: "__builtin_trap", why: "HIP has no __trap; the compiler builtin aborts the kernel the same way"},
 		// Before ROCm 5.4 (hipDrvGetErrorString/Name), the driver API's
 		// error text: CUresult is hipError_t, whose text the runtime has.
@@ -82,52 +82,14 @@ func polyfillList() map[string]polyfill {
 		"__stcs":                         cacheHint("stcs", true),
 		"__stwb":                         cacheHint("stwb", true),
 		"__stwt":                         cacheHint("stwt", true),
-		"__vsub4": {name: "hipgen_vsub4", why: "HIP has no SIMD-in-a-word intrinsics", code: `__host__ __device__ static inline unsigned hipgen_vsub4(unsigned a, unsigned b) {
-  unsigned r = 0u;
-  for (int i = 0; i < 32; i += 8) r |= (((a >> i) - (b >> i)) & 0xffu) << i;
-  return r;
-}`},
-		"__vadd4": {name: "hipgen_vadd4", why: "HIP has no SIMD-in-a-word intrinsics", code: `__host__ __device__ static inline unsigned hipgen_vadd4(unsigned a, unsigned b) {
-  unsigned r = 0u;
-  for (int i = 0; i < 32; i += 8) r |= (((a >> i) + (b >> i)) & 0xffu) << i;
-  return r;
-}`},
-		"__vsubss4": {name: "hipgen_vsubss4", why: "HIP has no SIMD-in-a-word intrinsics", code: `__host__ __device__ static inline unsigned hipgen_vsubss4(unsigned a, unsigned b) {
-  unsigned r = 0u;
-  for (int i = 0; i < 32; i += 8) {
-    int d = (int)(signed char)(a >> i) - (int)(signed char)(b >> i);
-    d = d < -128 ? -128 : d > 127 ? 127 : d;
-    r |= ((unsigned)d & 0xffu) << i;
-  }
-  return r;
-}`},
-		"__vaddss4": {name: "hipgen_vaddss4", why: "HIP has no SIMD-in-a-word intrinsics", code: `__host__ __device__ static inline unsigned hipgen_vaddss4(unsigned a, unsigned b) {
-  unsigned r = 0u;
-  for (int i = 0; i < 32; i += 8) {
-    int d = (int)(signed char)(a >> i) + (int)(signed char)(b >> i);
-    d = d < -128 ? -128 : d > 127 ? 127 : d;
-    r |= ((unsigned)d & 0xffu) << i;
-  }
-  return r;
-}`},
-		"__vcmpne4": {name: "hipgen_vcmpne4", why: "HIP has no SIMD-in-a-word intrinsics", code: `__host__ __device__ static inline unsigned hipgen_vcmpne4(unsigned a, unsigned b) {
-  unsigned r = 0u;
-  for (int i = 0; i < 32; i += 8) r |= (((a >> i) ^ (b >> i)) & 0xffu ? 0xffu : 0u) << i;
-  return r;
-}`},
-		"__vcmpeq4": {name: "hipgen_vcmpeq4", why: "HIP has no SIMD-in-a-word intrinsics", code: `__host__ __device__ static inline unsigned hipgen_vcmpeq4(unsigned a, unsigned b) {
-  unsigned r = 0u;
-  for (int i = 0; i < 32; i += 8) r |= (((a >> i) ^ (b >> i)) & 0xffu ? 0u : 0xffu) << i;
-  return r;
-}`},
-		"umin":      minmax("umin", "unsigned", "<"),
-		"umax":      minmax("umax", "unsigned", ">"),
-		"llmin":     minmax("llmin", "long long", "<"),
-		"llmax":     minmax("llmax", "long long", ">"),
-		"ullmin":    minmax("ullmin", "unsigned long long", "<"),
-		"ullmax":    minmax("ullmax", "unsigned long long", ">"),
-		"atomicMax": {name: "hipgen_atomicmax_i64", overload: true, why: "ROCm 5.2 has no atomicMax for signed 64-bit integers; a compare-and-swap loop stands in", code: atomicMinMax64("max", ">=")},
-		"atomicMin": {name: "hipgen_atomicmin_i64", overload: true, why: "ROCm 5.2 has no atomicMin for signed 64-bit integers; a compare-and-swap loop stands in", code: atomicMinMax64("min", "<=")},
+		"umin":                           minmax("umin", "unsigned", "<"),
+		"umax":                           minmax("umax", "unsigned", ">"),
+		"llmin":                          minmax("llmin", "long long", "<"),
+		"llmax":                          minmax("llmax", "long long", ">"),
+		"ullmin":                         minmax("ullmin", "unsigned long long", "<"),
+		"ullmax":                         minmax("ullmax", "unsigned long long", ">"),
+		"atomicMax":                      {name: "hipgen_atomicmax_i64", overload: true, why: "ROCm 5.2 has no atomicMax for signed 64-bit integers; a compare-and-swap loop stands in", code: atomicMinMax64("max", ">=")},
+		"atomicMin":                      {name: "hipgen_atomicmin_i64", overload: true, why: "ROCm 5.2 has no atomicMin for signed 64-bit integers; a compare-and-swap loop stands in", code: atomicMinMax64("min", "<=")},
 		"__hmax": {name: "hipgen_hmax", why: "ROCm before 5.5 has no __hmax", code: `template <class H>
 __device__ static inline H hipgen_hmax(H a, H b) {
 #if ` + hipVersionAtLeast55 + `
@@ -194,6 +156,10 @@ __host__ __device__ static inline float hipgen_bfloat162float(B b) { return stat
 		"__float2bfloat16":      float2bfloat16,
 		"__float2bfloat16_rn":   float2bfloat16, // the same rounding, to nearest even
 	}
+	for k, p := range simdPolyfills() {
+		m[k] = p
+	}
+	return m
 }
 
 // bfloat16 stands in for CUDA's __nv_bfloat16 before ROCm 5.7, whose
