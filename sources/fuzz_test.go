@@ -15,6 +15,7 @@ import (
 // copy unchanged, in order: all of them except #include paths, an earlier
 // generated-file marker and hipgen's own helper block.
 func protected(src []byte) [][]byte {
+	src, _ = cutBOM(src) // no text of the file: the translator lexes what follows it
 	toks := lex.Tokenize(src, nil)
 	var out [][]byte
 	inHelpers := false
