@@ -41,6 +41,7 @@ type simdOp struct {
 	expr   string
 	sum    bool
 	what   string
+	result string // how an element's result reads, after the elements are named
 }
 
 var simdOps = []simdOp{
@@ -83,8 +84,8 @@ func simdPolyfills() map[string]polyfill {
 	ops := append([]simdOp(nil), simdOps...)
 	for _, c := range simdCompares {
 		ops = append(ops,
-			simdOp{name: "__vcmp" + c.suffix, signed: c.signed, expr: "(x " + c.op + " y) ? -1 : 0", what: "comparison (" + c.op + "), all ones where it holds"},
-			simdOp{name: "__vset" + c.suffix, signed: c.signed, expr: "(x " + c.op + " y) ? 1 : 0", what: "comparison (" + c.op + "), 1 where it holds"})
+			simdOp{name: "__vcmp" + c.suffix, signed: c.signed, expr: "(x " + c.op + " y) ? -1 : 0", what: "comparison (" + c.op + ")", result: ", all ones where it holds"},
+			simdOp{name: "__vset" + c.suffix, signed: c.signed, expr: "(x " + c.op + " y) ? 1 : 0", what: "comparison (" + c.op + ")", result: ", 1 where it holds"})
 	}
 	m := map[string]polyfill{simdCoreKey: simdCore}
 	for _, op := range ops {
@@ -115,7 +116,7 @@ func simdPolyfills() map[string]polyfill {
 				elems = "two halfwords"
 			}
 			m[cuda] = polyfill{name: name, code: b.String(), deps: []string{simdCoreKey},
-				why: "HIP has none of CUDA's SIMD intrinsics; the " + op.what + " of the " + elems + ", element by element, stands in"}
+				why: "HIP has none of CUDA's SIMD intrinsics; the " + op.what + " of the " + elems + op.result + ", element by element, stands in"}
 		}
 	}
 	return m
