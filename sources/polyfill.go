@@ -159,6 +159,9 @@ __host__ __device__ static inline float hipgen_bfloat162float(B b) { return stat
 	for k, p := range simdPolyfills() {
 		m[k] = p
 	}
+	for k, p := range bf16IntPolyfills() {
+		m[k] = p
+	}
 	return m
 }
 
