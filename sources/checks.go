@@ -60,6 +60,7 @@ const (
 	spRegister
 	spOperator
 	spFloat2BF162
+	spFfsll
 )
 
 // specialName is the rule for one identifier; name is the map's own key,
@@ -105,6 +106,7 @@ func specialList() map[string]specialName {
 	add(spMinMax, "min", "max")
 	add(spAtomicAdd, "atomicAdd")
 	add(spRegister, "register")
+	add(spFfsll, "__ffsll")
 	add(spOperator, "operator")
 	add(spMathMacro, "isfinite", "isnan", "isinf", "signbit", "isnormal", "fpclassify")
 	add(spComputeCap, "major", "minor")
@@ -242,6 +244,9 @@ func (t *translator) special(k int, b []byte) (next int, handled bool) {
 		}
 	case spRegister:
 		t.registerKeyword(k)
+		return k + 1, true
+	case spFfsll:
+		t.ffsllArgument(k)
 		return k + 1, true
 	case spOperator:
 		t.vectorOperator(k)
@@ -892,4 +897,21 @@ func (t *translator) vectorOperator(k int) {
 	t.insert(off, hipPlatformGuard+"\n")
 	t.insert(int(t.tok(end).End), "\n#endif")
 	t.report(k, diag.Note, "builtin-redefinition", "+=, -=, *= and /= of a CUDA vector type and itself (such as void operator+=(float4 &a, float4 b)) are members of HIP's vector types, computing component by component as the file's own do, and hipcc finds a call ambiguous between the two: each such definition is kept for CUDA only ("+hipPlatformGuard+")"+oncePerFile)
+}
+
+// ffsllArgument converts the argument of __ffsll(x) at k to long long, the
+// only type CUDA's takes: HIP has overloads for long long and unsigned long
+// long, and a uint64_t (unsigned long on Linux) or a long matches neither
+// exactly, so hipcc found the call ambiguous (HeCBench's langford).
+func (t *translator) ffsllArgument(k int) {
+	args, close, ok := t.call(k)
+	if !ok || len(args) != 1 || t.is(k-1, ".") || t.is(k-1, "->") || t.is(k-1, "::") {
+		return
+	}
+	a := args[0]
+	if t.is(a[0], "(") && t.is(a[0]+1, "long") && t.is(a[0]+2, "long") && t.is(a[0]+3, ")") {
+		return // translated before
+	}
+	t.insert(int(t.tok(a[0]).Start), "(long long)(")
+	t.insert(int(t.tok(close).Start), ")")
 }

@@ -6,4 +6,4 @@ package sources
 // Go file below sources/, the mapping table included). It is part of
 // every cache key, so a file translated by another build of the
 // translator is translated again.
-const TranslatorVersion = "c431a4581c2d7bb8"
+const TranslatorVersion = "936909b5a6c1c3b7"
