@@ -61,6 +61,7 @@ const (
 	spOperator
 	spFloat2BF162
 	spFfsll
+	spMakeUint3
 )
 
 // specialName is the rule for one identifier; name is the map's own key,
@@ -107,6 +108,7 @@ func specialList() map[string]specialName {
 	add(spAtomicAdd, "atomicAdd")
 	add(spRegister, "register")
 	add(spFfsll, "__ffsll")
+	add(spMakeUint3, "make_uint3")
 	add(spOperator, "operator")
 	add(spMathMacro, "isfinite", "isnan", "isinf", "signbit", "isnormal", "fpclassify")
 	add(spComputeCap, "major", "minor")
@@ -248,6 +250,10 @@ func (t *translator) special(k int, b []byte) (next int, handled bool) {
 	case spFfsll:
 		t.ffsllArgument(k)
 		return k + 1, true
+	case spMakeUint3:
+		if t.dim3FromUint3(k) {
+			return k + 1, true
+		}
 	case spOperator:
 		t.vectorOperator(k)
 		return k + 1, true
@@ -914,4 +920,23 @@ func (t *translator) ffsllArgument(k int) {
 	}
 	t.insert(int(t.tok(a[0]).Start), "(long long)(")
 	t.insert(int(t.tok(close).Start), ")")
+}
+
+// dim3FromUint3 makes make_uint3(x, y, z) at k dim3(x, y, z) where it is
+// assigned to a variable the file declares as a dim3 (grid =
+// make_uint3(n, 1, 1); HeCBench's tpacf): CUDA's dim3 is built from a
+// uint3, HIP's only from three numbers, so hipcc found no assignment. It
+// reports whether it did.
+func (t *translator) dim3FromUint3(k int) bool {
+	if !t.is(k-1, "=") || t.tok(k-2).Kind != lex.Ident || !t.is(k+1, "(") || t.is(k-3, ".") || t.is(k-3, "->") {
+		return false
+	}
+	name := t.text(k - 2)
+	for j := 1; j+1 < len(t.toks); j++ {
+		if t.tok(j).Kind == lex.Ident && string(t.text(j)) == string(name) && t.is(j-1, "dim3") {
+			t.replace(k, "dim3")
+			return true
+		}
+	}
+	return false
 }

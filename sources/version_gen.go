@@ -6,4 +6,4 @@ package sources
 // Go file below sources/, the mapping table included). It is part of
 // every cache key, so a file translated by another build of the
 // translator is translated again.
-const TranslatorVersion = "936909b5a6c1c3b7"
+const TranslatorVersion = "ef5f58639ad734af"
