@@ -922,21 +922,31 @@ func (t *translator) ffsllArgument(k int) {
 	t.insert(int(t.tok(close).Start), ")")
 }
 
-// dim3FromUint3 makes make_uint3(x, y, z) at k dim3(x, y, z) where it is
-// assigned to a variable the file declares as a dim3 (grid =
+// dim3FromUint3 makes make_uint3(x, y, z) at k dim3(x, y, z) where it
+// initialises or is assigned to a variable declared as a dim3 (grid =
 // make_uint3(n, 1, 1); HeCBench's tpacf): CUDA's dim3 is built from a
-// uint3, HIP's only from three numbers, so hipcc found no assignment. It
-// reports whether it did.
+// uint3, HIP's only from three numbers, so hipcc found no assignment. An
+// assignment goes by the nearest declaration of the name above it (a type
+// word right before the name): cuda-samples' fluidsGL has a uint3 grid in
+// one function and a dim3 grid in another. It reports whether it
+// rewrote.
 func (t *translator) dim3FromUint3(k int) bool {
 	if !t.is(k-1, "=") || t.tok(k-2).Kind != lex.Ident || !t.is(k+1, "(") || t.is(k-3, ".") || t.is(k-3, "->") {
 		return false
 	}
-	name := t.text(k - 2)
-	for j := 1; j+1 < len(t.toks); j++ {
-		if t.tok(j).Kind == lex.Ident && string(t.text(j)) == string(name) && t.is(j-1, "dim3") {
-			t.replace(k, "dim3")
-			return true
+	name := string(t.text(k - 2))
+	decl := k - 2 // the name as declared: here, or the nearest above
+	if t.tok(k-3).Kind != lex.Ident {
+		decl = -1
+		for j := k - 3; j >= 1 && decl < 0; j-- {
+			if t.tok(j).Kind == lex.Ident && string(t.text(j)) == name && t.tok(j-1).Kind == lex.Ident && !cppKeywords[string(t.text(j-1))] {
+				decl = j
+			}
 		}
 	}
-	return false
+	if decl < 1 || !t.is(decl-1, "dim3") {
+		return false
+	}
+	t.replace(k, "dim3")
+	return true
 }
