@@ -892,13 +892,17 @@ func (t *translator) vectorOperator(k int) {
 	if !t.tok(start).LineStart {
 		return
 	}
-	// Translated before: the guard is the line above.
-	if g := start - 7; g >= 0 && t.tok(g).LineStart && t.span(g, start-1) == hipPlatformGuard {
-		return
+	if t.insideHIPGuard(start) {
+		return // translated before
 	}
+	// The guard goes at the start of the line: past the blanks the lexer
+	// counts as space, and only where a newline ends the line before.
 	off := int(t.tok(start).Start)
-	for off > 0 && (t.src[off-1] == ' ' || t.src[off-1] == '\t') {
+	for off > 0 && strings.IndexByte(" \t\r\f\v", t.src[off-1]) >= 0 {
 		off--
+	}
+	if off > 0 && t.src[off-1] != '\n' {
+		return
 	}
 	t.insert(off, hipPlatformGuard+"\n")
 	t.insert(int(t.tok(end).End), "\n#endif")
@@ -949,4 +953,37 @@ func (t *translator) dim3FromUint3(k int) bool {
 	}
 	t.replace(k, "dim3")
 	return true
+}
+
+// insideHIPGuard reports whether the innermost conditional block around
+// the token k is the #if branch of hipPlatformGuard (vectorOperator's own,
+// from an earlier translation: the runtime include may have been put
+// between the two since).
+func (t *translator) insideHIPGuard(k int) bool {
+	depth := 0
+	for i := len(t.scopes) - 1; i >= 0; i-- {
+		h := int(t.scopes[i])
+		if h >= k || !t.isByte(h, '#') {
+			continue
+		}
+		switch string(t.text(h + 1)) {
+		case "endif":
+			depth++
+		case "else", "elif":
+			if depth == 0 {
+				return false
+			}
+		case "if", "ifdef", "ifndef":
+			if depth > 0 {
+				depth--
+				continue
+			}
+			end := h
+			for end+1 < len(t.toks) && t.tok(end+1).Directive && !t.tok(end+1).LineStart {
+				end++
+			}
+			return t.span(h, end) == hipPlatformGuard
+		}
+	}
+	return false
 }
