@@ -1,7 +1,5 @@
 package sources
 
-import "strings"
-
 // CUDA converts a bfloat16 to each integer type in four rounding modes
 // (__bfloat162int_rn, __bfloat162ull_rz, ... and __bfloat162char_rz,
 // __bfloat162uchar_rz), which no HIP release has (ROCm/clr's
@@ -10,15 +8,16 @@ import "strings"
 // polyfill that takes the float, rounds it in the mode, and converts as
 // CUDA does: a value out of the type's range gives its nearest bound
 // (PTX's cvt saturates), NaN 0, or 0x8000000000000000 for the 64-bit
-// types (an H200 says so: conformance program bf16_to_int). The polyfills are templates in the
-// argument, for ROCm's hip_bfloat16 (before 5.7: hipgen_bfloat16, which
-// converts to float) and __hip_bfloat16 (from 5.7: __bfloat162float).
+// types (an H200 says so: conformance program bf16_to_int). The polyfills
+// are templates in the argument, for ROCm's hip_bfloat16 (before 5.7:
+// hipgen_bfloat16, which converts to float) and __hip_bfloat16 (from 5.7:
+// __bfloat162float).
 
 // bf16IntCoreKey is the polyfill key of the helper the conversions share.
 const bf16IntCoreKey = "(bfloat16 to integer: helper)"
 
 var bf16IntCore = polyfill{name: "hipgen_bf16_to_integer", why: "helper of the bfloat16-to-integer stand-ins",
-	code: `#if HIP_VERSION_MAJOR > 5 || HIP_VERSION_MAJOR == 5 && HIP_VERSION_MINOR >= 7
+	code: `#if ` + hipVersionAtLeast57 + `
 #define HIPGEN_BF16_FLOAT(b) __bfloat162float(b)
 #else
 #define HIPGEN_BF16_FLOAT(b) static_cast<float>(b)
@@ -50,9 +49,12 @@ var bf16IntTargets = []struct{ name, ctype, lo, hi string }{
 	{"uchar", "unsigned char", "0.0", "255.0"},
 }
 
-// bf16IntPolyfills returns the conversions' polyfills by CUDA name.
-func bf16IntPolyfills() map[string]polyfill {
-	m := map[string]polyfill{bf16IntCoreKey: bf16IntCore}
+// bf16IntDeps are the dependencies every conversion shares.
+var bf16IntDeps = []string{bf16IntCoreKey}
+
+// addBF16IntPolyfills adds the conversions' polyfills to m, by CUDA name.
+func addBF16IntPolyfills(m map[string]polyfill) {
+	m[bf16IntCoreKey] = bf16IntCore
 	modes := map[string]string{"rn": "to nearest even", "rd": "down", "ru": "up", "rz": "toward zero"}
 	for _, to := range bf16IntTargets {
 		for _, mode := range []string{"rd", "rn", "ru", "rz"} {
@@ -60,12 +62,13 @@ func bf16IntPolyfills() map[string]polyfill {
 				continue // CUDA has only the truncating ones
 			}
 			cuda := "__bfloat162" + to.name + "_" + mode
-			name := "hipgen_" + strings.TrimLeft(cuda, "_")
-			code := "template <class B>\n__host__ __device__ static inline " + to.ctype + " " + name + "(B b) {\n" +
-				"  return hipgen_bf16_round_to<" + to.ctype + ">(HIPGEN_BF16_FLOAT(b), '" + mode[1:] + "', " + to.lo + ", " + to.hi + ");\n}"
-			m[cuda] = polyfill{name: name, code: code, deps: []string{bf16IntCoreKey},
+			name := polyfillName(cuda)
+			gen := func() string {
+				return "template <class B>\n__host__ __device__ static inline " + to.ctype + " " + name + "(B b) {\n" +
+					"  return hipgen_bf16_round_to<" + to.ctype + ">(HIPGEN_BF16_FLOAT(b), '" + mode[1:] + "', " + to.lo + ", " + to.hi + ");\n}"
+			}
+			m[cuda] = polyfill{name: name, gen: gen, deps: bf16IntDeps,
 				why: "HIP has no bfloat16-to-integer conversions; the value as a float, rounded " + modes[mode] + " and clamped to " + to.ctype + ", as CUDA converts, stands in"}
 		}
 	}
-	return m
 }

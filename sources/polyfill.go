@@ -25,7 +25,11 @@ const (
 type polyfill struct {
 	name string // what calls become
 	code string // the definition; empty when name is a compiler builtin
-	why  string
+	// gen builds the definition instead, when a file needs it: the
+	// generated families (SIMD intrinsics, bfloat16 to integer) would
+	// otherwise build a hundred definitions every time the tables are.
+	gen func() string
+	why string
 	// overload: HIP has the name, but not the overload the call needs.
 	overload bool
 	// typ: the name is a type, used without a call.
@@ -46,6 +50,26 @@ type polyfill struct {
 // hipVersionAtLeast55 is true on ROCm 5.5 and later, where HIP has the
 // half-precision __hmax and __hmin.
 const hipVersionAtLeast55 = "HIP_VERSION_MAJOR > 5 || HIP_VERSION_MAJOR == 5 && HIP_VERSION_MINOR >= 5"
+
+// hipVersionAtLeast57 is true on ROCm 5.7 and later, where HIP has
+// __hip_bfloat16 and its conversions.
+const hipVersionAtLeast57 = "HIP_VERSION_MAJOR > 5 || HIP_VERSION_MAJOR == 5 && HIP_VERSION_MINOR >= 7"
+
+// definition returns the polyfill's definition, built now if it is
+// generated; empty for a compiler builtin.
+func (p polyfill) definition() string {
+	if p.gen != nil {
+		return p.gen()
+	}
+	return p.code
+}
+
+// hasDefinition reports whether the polyfill writes a definition.
+func (p polyfill) hasDefinition() bool { return p.code != "" || p.gen != nil }
+
+// polyfillName is the name a polyfill of the CUDA function cuda gets:
+// hipgen_ and the name without its leading underscores.
+func polyfillName(cuda string) string { return "hipgen_" + strings.TrimLeft(cuda, "_") }
 
 // polyfillList lists the polyfills (nameTables adds those of cooperative
 // groups).
@@ -156,12 +180,8 @@ __host__ __device__ static inline float hipgen_bfloat162float(B b) { return stat
 		"__float2bfloat16":      float2bfloat16,
 		"__float2bfloat16_rn":   float2bfloat16, // the same rounding, to nearest even
 	}
-	for k, p := range simdPolyfills() {
-		m[k] = p
-	}
-	for k, p := range bf16IntPolyfills() {
-		m[k] = p
-	}
+	addSIMDPolyfills(m)
+	addBF16IntPolyfills(m)
 	return m
 }
 
@@ -332,7 +352,7 @@ func bfloat162Conversion(cuda, result, params, expr string) polyfill {
 // hipgen_ and the CUDA name without its leading underscores, built on the
 // stand-in type dep: result, params and body complete its definition.
 func bfloat16Function(cuda, dep, why, result, params, body string) polyfill {
-	name := "hipgen_" + strings.TrimLeft(cuda, "_")
+	name := polyfillName(cuda)
 	return polyfill{name: name, deps: []string{dep}, why: why,
 		code: "__host__ __device__ static inline " + result + " " + name + "(" + params + ") { " + body + " }"}
 }
@@ -356,7 +376,7 @@ func (t *translator) usePolyfill(k int, b []byte) bool {
 	}
 	t.replace(k, p.name)
 	t.needRuntime = true
-	if p.code != "" || len(p.deps) > 0 {
+	if p.hasDefinition() || len(p.deps) > 0 {
 		t.notePolyfill(name, int(t.tok(k).Start))
 	}
 	// A name is used often, and the note would say the same each time
@@ -415,7 +435,8 @@ func (t *translator) polyfillBlock() (string, int) {
 	// The definitions in order, dependencies first, each once (two CUDA
 	// spellings of one type share one); then the block is written at its
 	// final size, without a copy of any definition on the way.
-	var order []polyfill
+	type entry struct{ name, code string }
+	var order []entry
 	written := map[string]bool{}
 	var add func(n string)
 	add = func(n string) {
@@ -427,8 +448,8 @@ func (t *translator) polyfillBlock() (string, int) {
 		for _, d := range p.deps {
 			add(d)
 		}
-		if p.code != "" {
-			order = append(order, p)
+		if p.hasDefinition() {
+			order = append(order, entry{p.name, p.definition()})
 		}
 	}
 	for _, n := range names {

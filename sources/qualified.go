@@ -232,7 +232,7 @@ func (t *translator) qualifiedPolyfill(first, last int, q string) bool {
 // addPolyfill records that the file needs the definition of q.
 func (t *translator) addPolyfill(q string, off int) {
 	t.needRuntime = true
-	if t.names.polyfills[q].code == "" {
+	if !t.names.polyfills[q].hasDefinition() {
 		return
 	}
 	t.notePolyfill(q, off)

@@ -79,47 +79,53 @@ var simdCompares = []struct {
 	{"les", "<=", true}, {"leu", "<=", false}, {"lts", "<", true}, {"ltu", "<", false},
 }
 
-// simdPolyfills returns the polyfills of the family by CUDA name.
-func simdPolyfills() map[string]polyfill {
+// simdDeps are the dependencies every SIMD polyfill shares.
+var simdDeps = []string{simdCoreKey}
+
+// addSIMDPolyfills adds the polyfills of the family to m, by CUDA name.
+func addSIMDPolyfills(m map[string]polyfill) {
 	ops := append([]simdOp(nil), simdOps...)
 	for _, c := range simdCompares {
 		ops = append(ops,
 			simdOp{name: "__vcmp" + c.suffix, signed: c.signed, expr: "(x " + c.op + " y) ? -1 : 0", what: "comparison (" + c.op + ")", result: ", all ones where it holds"},
 			simdOp{name: "__vset" + c.suffix, signed: c.signed, expr: "(x " + c.op + " y) ? 1 : 0", what: "comparison (" + c.op + ")", result: ", 1 where it holds"})
 	}
-	m := map[string]polyfill{simdCoreKey: simdCore}
+	m[simdCoreKey] = simdCore
 	for _, op := range ops {
 		for _, n := range []string{"2", "4"} {
 			cuda := op.name + n
-			name := "hipgen_" + strings.TrimLeft(cuda, "_")
-			count, width := "2", "16"
-			if n == "4" {
-				count, width = "4", "8"
-			}
-			params, y := "unsigned int a, unsigned int b", "hipgen_simd_get(b, i, w, "+boolText(op.signed)+")"
-			if op.unary {
-				params, y = "unsigned int a", "0"
-			}
-			var b strings.Builder
-			b.WriteString("__host__ __device__ static inline unsigned int " + name + "(" + params + ") {\n")
-			b.WriteString("  const int w = " + width + ";\n  unsigned int r = 0;\n")
-			b.WriteString("  for (int i = 0; i < " + count + "; ++i) {\n")
-			b.WriteString("    int x = hipgen_simd_get(a, i, w, " + boolText(op.signed) + "), y = " + y + ";\n    (void)y;\n")
-			if op.sum {
-				b.WriteString("    r += (unsigned int)(" + op.expr + ");\n")
-			} else {
-				b.WriteString("    r = hipgen_simd_put(r, i, w, " + op.expr + ");\n")
-			}
-			b.WriteString("  }\n  return r;\n}")
 			elems := "four bytes"
 			if n == "2" {
 				elems = "two halfwords"
 			}
-			m[cuda] = polyfill{name: name, code: b.String(), deps: []string{simdCoreKey},
+			m[cuda] = polyfill{name: polyfillName(cuda), gen: func() string { return simdDefinition(op, n) }, deps: simdDeps,
 				why: "HIP has none of CUDA's SIMD intrinsics; the " + op.what + " of the " + elems + op.result + ", element by element, stands in"}
 		}
 	}
-	return m
+}
+
+// simdDefinition is the polyfill of op on n elements (2 or 4).
+func simdDefinition(op simdOp, n string) string {
+	count, width := "2", "16"
+	if n == "4" {
+		count, width = "4", "8"
+	}
+	params, y := "unsigned int a, unsigned int b", "hipgen_simd_get(b, i, w, "+boolText(op.signed)+")"
+	if op.unary {
+		params, y = "unsigned int a", "0"
+	}
+	var b strings.Builder
+	b.WriteString("__host__ __device__ static inline unsigned int " + polyfillName(op.name+n) + "(" + params + ") {\n")
+	b.WriteString("  const int w = " + width + ";\n  unsigned int r = 0;\n")
+	b.WriteString("  for (int i = 0; i < " + count + "; ++i) {\n")
+	b.WriteString("    int x = hipgen_simd_get(a, i, w, " + boolText(op.signed) + "), y = " + y + ";\n    (void)y;\n")
+	if op.sum {
+		b.WriteString("    r += (unsigned int)(" + op.expr + ");\n")
+	} else {
+		b.WriteString("    r = hipgen_simd_put(r, i, w, " + op.expr + ");\n")
+	}
+	b.WriteString("  }\n  return r;\n}")
+	return b.String()
 }
 
 func boolText(b bool) string {
