@@ -922,7 +922,13 @@ func (t *translator) ffsllArgument(k int) {
 	if t.is(a[0], "(") && t.is(a[0]+1, "long") && t.is(a[0]+2, "long") && t.is(a[0]+3, ")") {
 		return // translated before
 	}
-	t.insert(int(t.tok(a[0]).Start), "(long long)(")
+	t.castToLongLong(a[0], close)
+}
+
+// castToLongLong converts the argument from the token first to the one
+// before close, the call's ')', to long long.
+func (t *translator) castToLongLong(first, close int) {
+	t.insert(int(t.tok(first).Start), "(long long)(")
 	t.insert(int(t.tok(close).Start), ")")
 }
 
@@ -978,11 +984,7 @@ func (t *translator) insideHIPGuard(k int) bool {
 				depth--
 				continue
 			}
-			end := h
-			for end+1 < len(t.toks) && t.tok(end+1).Directive && !t.tok(end+1).LineStart {
-				end++
-			}
-			return t.span(h, end) == hipPlatformGuard
+			return t.span(h, t.endOfDirective(h)-1) == hipPlatformGuard
 		}
 	}
 	return false

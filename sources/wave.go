@@ -322,8 +322,7 @@ func (t *translator) bitCall(k int, name string) int {
 	if name == "__ffs" {
 		// As ffsllArgument converts the argument of a __ffsll of the
 		// source, so that a second translation changes nothing.
-		t.insert(int(t.tok(open+1).Start), "(long long)(")
-		t.insert(int(t.tok(close).Start), ")")
+		t.castToLongLong(open+1, close)
 	}
 	t.report(k, diag.Note, checkWaveWiden, name+" on a 64-bit ballot mask widened to "+name+"ll")
 	return k + 1
