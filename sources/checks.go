@@ -838,17 +838,21 @@ func (t *translator) ownMacroUse(k int, name string) bool {
 	return macros[name].live
 }
 
-// vectorTypes are CUDA's vector types, which HIP makes HIP_vector_type
-// instances, with compound assignments as members.
-var vectorTypes = func() map[string]bool {
-	m := map[string]bool{}
-	for _, base := range []string{"char", "uchar", "short", "ushort", "int", "uint", "long", "ulong", "longlong", "ulonglong", "float", "double"} {
-		for n := '1'; n <= '4'; n++ {
-			m[base+string(n)] = true
-		}
+// isVectorType reports whether name is one of CUDA's vector types (float4,
+// uchar2, ...), which HIP makes HIP_vector_type instances, with compound
+// assignments as members. A test, not a table, so that no process builds
+// one at start.
+func isVectorType(name string) bool {
+	n := len(name)
+	if n < 2 || name[n-1] < '1' || name[n-1] > '4' {
+		return false
 	}
-	return m
-}()
+	switch name[:n-1] {
+	case "char", "uchar", "short", "ushort", "int", "uint", "long", "ulong", "longlong", "ulonglong", "float", "double":
+		return true
+	}
+	return false
+}
 
 // hipPlatformGuard opens the block that keeps a definition for CUDA only.
 const hipPlatformGuard = "#if !defined(__HIP_PLATFORM_AMD__)"
@@ -874,7 +878,7 @@ func (t *translator) vectorOperator(k int) {
 		if t.is(j, "const") {
 			j++
 		}
-		if j > a[1] || !vectorTypes[string(t.text(j))] {
+		if j > a[1] || !isVectorType(string(t.text(j))) {
 			return "", false
 		}
 		return string(t.text(j)), t.is(j+1, "&")
