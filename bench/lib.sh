@@ -40,7 +40,10 @@ scratch_timer() {
 # that does not exist fails, with "no translation produced" in LOG. A .c
 # unit (host code calling a library, as NVIDIA's library samples are
 # written) compiles as C against HIP's headers, as a C compiler with the
-# HIP platform defined would; any other as HIP C++.
+# HIP platform defined would; any other as HIP C++. TMPDIR is
+# $scratch/tmp: ROCm 5.2's hipcc leaves two empty directories in TMPDIR
+# on every compile, thousands a run, which belong in the scratch tree and
+# not in /tmp.
 hipcc_unit() {
   local log=$1 src=$2 lang=(-x hip -std=c++17)
   shift 2
@@ -49,7 +52,8 @@ hipcc_unit() {
     return 1
   fi
   case $src in *.c) lang=(-x c -std=gnu11 -D__HIP_PLATFORM_AMD__=1) ;; esac
-  HIP_PLATFORM=amd timeout 600 hipcc "${lang[@]}" -w -I "$scratch/shadow" "$@" \
+  mkdir -p "$scratch/tmp"
+  TMPDIR=$scratch/tmp HIP_PLATFORM=amd timeout 600 hipcc "${lang[@]}" -w -I "$scratch/shadow" "$@" \
     --offload-arch=gfx90a --offload-arch=gfx1030 -c "$src" -o /dev/null >"$log" 2>&1
 }
 
