@@ -62,6 +62,7 @@ const (
 	spFloat2BF162
 	spFfsll
 	spMakeUint3
+	spHalfType
 )
 
 // specialName is the rule for one identifier; name is the map's own key,
@@ -109,6 +110,7 @@ func specialList() map[string]specialName {
 	add(spRegister, "register")
 	add(spFfsll, "__ffsll")
 	add(spMakeUint3, "make_uint3")
+	add(spHalfType, "__half", "__half2", "half", "half2")
 	add(spOperator, "operator")
 	add(spMathMacro, "isfinite", "isnan", "isinf", "signbit", "isnormal", "fpclassify")
 	add(spComputeCap, "major", "minor")
@@ -315,6 +317,9 @@ func (t *translator) special(k int, b []byte) (next int, handled bool) {
 			t.needRuntime = true
 			t.report(k, diag.Note, "polyfill", "atomicAdd may take a __half or a __half2 in this file: "+atomicAddHalf.why+oncePerFile)
 		}
+		return 0, false
+	case spHalfType:
+		t.halfInHostCode(k)
 		return 0, false
 	case spMathMacro:
 		if t.mathUse < 0 && t.plainCall(k) {

@@ -188,14 +188,35 @@ func (t *translator) inDeviceFunction(k int) bool {
 
 // functionSpace reports whether the k-th token is in the body of a
 // function declared __global__ or __device__ (device), and whether that
-// declaration says __host__ too (host): the outermost enclosing block that
-// follows a parameter list (lex.Brackets.BraceAfter; not the list of an
-// if, for, while, switch or catch), whose declaration, back to the
-// previous ';', '{', '}' or directive, says so.
+// declaration says __host__ too (host) (see functionBody).
 func (t *translator) functionSpace(k int) (device, host bool) {
+	body := t.functionBody(k)
+	if body < 0 {
+		return false, false
+	}
+	return t.declaredSpace(body)
+}
+
+// hostCompiles reports whether the k-th token is in the body of a function
+// that the host pass compiles: one declared neither __global__ nor
+// __device__, or __host__ as well.
+func (t *translator) hostCompiles(k int) bool {
+	body := t.functionBody(k)
+	if body < 0 {
+		return false
+	}
+	device, host := t.declaredSpace(body)
+	return !device || host
+}
+
+// functionBody returns the '{' of the function body around the k-th token,
+// or -1: the outermost enclosing block that follows a parameter list
+// (lex.Brackets.BraceAfter; not the list of an if, for, while, switch or
+// catch).
+func (t *translator) functionBody(k int) int {
 	o := t.openAround(k)
 	if o < 0 {
-		return false, false
+		return -1
 	}
 	body := -1
 	for b := t.braceOf(int32(o)); b >= 0; b = t.br.BraceUp[b] {
@@ -203,9 +224,13 @@ func (t *translator) functionSpace(k int) (device, host bool) {
 			body = int(t.br.Braces[b])
 		}
 	}
-	if body < 0 {
-		return false, false
-	}
+	return body
+}
+
+// declaredSpace reports whether the declaration before the function body
+// at body, back to the previous ';', '{', '}' or directive, says
+// __global__ or __device__ (device), and __host__ (host).
+func (t *translator) declaredSpace(body int) (device, host bool) {
 	for j := body - 1; j >= 0 && j > body-256; j-- {
 		if t.is(j, ";") || t.is(j, "{") || t.is(j, "}") || t.tok(j).Directive {
 			break

@@ -177,6 +177,7 @@ __host__ __device__ static inline float hipgen_bfloat162float(B b) { return stat
 		mixedMinMaxKey:          mixedMinMax,
 		atomicAddHalfKey:        atomicAddHalf,
 		shuffleAnyKey:           shuffleAny,
+		halfHostKey:             halfHost,
 		"__float2bfloat16":      float2bfloat16,
 		"__float2bfloat16_rn":   float2bfloat16, // the same rounding, to nearest even
 	}
@@ -787,9 +788,7 @@ atomicAdd(H* p, typename std::enable_if<std::is_same<H, __half2>::value, __half2
 
 // fileNamesHalf reports whether the file names CUDA's half-precision
 // types or includes cuda_fp16.h: only then may an atomicAdd in it take one
-// (see atomicAddHalf). __half and __half2 always count; half and half2,
-// also the names of variables ("int half = n / 2;"), only where a type
-// goes: before a name, *, & or >, or in a cast.
+// (see atomicAddHalf): where halfTypeAt says a half type is named.
 func (t *translator) fileNamesHalf() bool {
 	return t.facts.half.get(func() bool {
 		if !bytes.Contains(t.src, []byte("half")) {
@@ -803,11 +802,8 @@ func (t *translator) fileNamesHalf() bool {
 				continue
 			}
 			switch string(t.src[tk.Start:tk.End]) {
-			case "__half", "__half2":
-				return true
-			case "half", "half2":
-				if t.tok(k+1).Kind == lex.Ident || t.isByte(k+1, '*') || t.isByte(k+1, '&') || t.isByte(k+1, '>') ||
-					t.isByte(k-1, '(') && t.isByte(k+1, ')') {
+			case "__half", "__half2", "half", "half2":
+				if t.halfTypeAt(k) {
 					return true
 				}
 			}
@@ -904,6 +900,82 @@ HIPGEN_SHUFFLE_ANY(__shfl_down, unsigned int)
 HIPGEN_SHUFFLE_ANY(__shfl_xor, int)
 #undef HIPGEN_SHUFFLE_ANY
 #endif`}
+
+// halfHostKey is the polyfill key of halfHost.
+const halfHostKey = "(host arithmetic of half values)"
+
+// halfHost adds the arithmetic, compound assignments, increments and
+// comparisons of __half, and the arithmetic of __half2, to host code: CUDA
+// 12.2 and later declare its operators __host__ __device__, HIP (ROCm 5.2
+// to 6.4) __device__ only, so a CPU reference loop over __half values
+// (HeCBench's nlll) compiles with nvcc and not with hipcc. Each goes
+// through float and rounds once to half, as CUDA's host versions do. They
+// are templates whose parameters must be the exact types: a mixed
+// expression (a __half times a float), which HIP's conversions already
+// make ambiguous, stays as it was, and a ROCm's or the project's own plain
+// operators are preferred to them. Device code keeps HIP's operators (a
+// __host__ function is never a candidate there). HIP-CPU, whose __half is
+// host arithmetic already, gets none.
+var halfHost = polyfill{name: "hipgen_half_host",
+	why: "CUDA 12.2 and later have the operators of __half and __half2 in host code too, HIP in device code only; host operators that compute through float and round once to half, as CUDA's do, stand in",
+	code: `#if !defined(__HIP_CPU_RT__)
+#include <hip/hip_fp16.h>
+#include <type_traits>
+#define HIPGEN_HALF_HOST(T) template <class A, class B, typename std::enable_if<std::is_same<A, T>::value && std::is_same<B, T>::value, int>::type = 0>
+#define HIPGEN_HALF_HOST1 template <class A, typename std::enable_if<std::is_same<A, __half>::value, int>::type = 0>
+#define HIPGEN_HALF_HOST_OP(op) \
+  HIPGEN_HALF_HOST(__half) __host__ static inline __half operator op(const A& a, const B& b) { \
+    return __half(static_cast<float>(a) op static_cast<float>(b)); \
+  } \
+  HIPGEN_HALF_HOST(__half) __host__ static inline __half& operator op##=(A& a, const B& b) { return a = a op b; } \
+  HIPGEN_HALF_HOST(__half2) __host__ static inline __half2 operator op(const A& a, const B& b) { \
+    return __halves2half2(__low2half(a) op __low2half(b), __high2half(a) op __high2half(b)); \
+  } \
+  HIPGEN_HALF_HOST(__half2) __host__ static inline __half2& operator op##=(A& a, const B& b) { return a = a op b; }
+#define HIPGEN_HALF_HOST_CMP(op) \
+  HIPGEN_HALF_HOST(__half) __host__ static inline bool operator op(const A& a, const B& b) { \
+    return static_cast<float>(a) op static_cast<float>(b); \
+  }
+HIPGEN_HALF_HOST_OP(+) HIPGEN_HALF_HOST_OP(-) HIPGEN_HALF_HOST_OP(*) HIPGEN_HALF_HOST_OP(/)
+HIPGEN_HALF_HOST_CMP(==) HIPGEN_HALF_HOST_CMP(!=) HIPGEN_HALF_HOST_CMP(<) HIPGEN_HALF_HOST_CMP(>)
+HIPGEN_HALF_HOST_CMP(<=) HIPGEN_HALF_HOST_CMP(>=)
+HIPGEN_HALF_HOST1 __host__ static inline __half operator-(const A& a) { return __half(-static_cast<float>(a)); }
+HIPGEN_HALF_HOST1 __host__ static inline __half operator+(const A& a) { return a; }
+HIPGEN_HALF_HOST1 __host__ static inline __half& operator++(A& a) { return a = __half(static_cast<float>(a) + 1.0f); }
+HIPGEN_HALF_HOST1 __host__ static inline __half& operator--(A& a) { return a = __half(static_cast<float>(a) - 1.0f); }
+HIPGEN_HALF_HOST1 __host__ static inline __half operator++(A& a, int) { __half r = a; ++a; return r; }
+HIPGEN_HALF_HOST1 __host__ static inline __half operator--(A& a, int) { __half r = a; --a; return r; }
+#undef HIPGEN_HALF_HOST_CMP
+#undef HIPGEN_HALF_HOST_OP
+#undef HIPGEN_HALF_HOST1
+#undef HIPGEN_HALF_HOST
+#endif`}
+
+// halfInHostCode brings halfHost to a file whose host code names a half
+// type at k (a host function's body, or a __host__ __device__ one's), other
+// than as a pointer's or in sizeof, the ways host code passes buffers of
+// halves on. Every such place reports (see oncePerFile).
+func (t *translator) halfInHostCode(k int) {
+	if t.isByte(k+1, '*') || t.isByte(k-1, '(') && t.is(k-2, "sizeof") || !t.halfTypeAt(k) || !t.hostCompiles(k) {
+		return
+	}
+	t.notePolyfill(halfHostKey, int(t.tok(k).Start))
+	t.needRuntime = true
+	t.report(k, diag.Note, "polyfill", "host code names a half type here: "+halfHost.why+oncePerFile)
+}
+
+// halfTypeAt reports whether the identifier at k (__half, __half2, half
+// or half2) names the type: __half and __half2 always do; half and half2,
+// also the names of variables ("int half = n / 2;"), only where a type
+// goes: before a name, *, & or >, in a cast, or as a template argument.
+func (t *translator) halfTypeAt(k int) bool {
+	switch string(t.text(k)) {
+	case "__half", "__half2":
+		return true
+	}
+	return t.tok(k+1).Kind == lex.Ident || t.isByte(k+1, '*') || t.isByte(k+1, '&') || t.isByte(k+1, '>') ||
+		t.isByte(k-1, '(') && t.isByte(k+1, ')') || t.isByte(k-1, '<') && t.isByte(k+1, ',')
+}
 
 // shuffleOfAnyType brings shuffleAny to a file with a shuffle at k that
 // names half or bfloat16 types. Every shuffle reports (see oncePerFile).
