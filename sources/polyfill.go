@@ -243,6 +243,11 @@ struct hipgen_bfloat16 : hip_bfloat16 {
 // the number when the other is a NaN, and of two equal values the one
 // CUDA returns: +0 is greater than -0, whichever comes first. hipgen_hmax
 // and hipgen_hmin are the names __hmax and __hmin take before ROCm 5.5.
+// The math functions (hfloor, hlog2, ...) are the float function's result
+// rounded to bf16, as CUDA's are (CUDA's use its approximate float
+// instructions for the transcendental ones, which agree to bf16's 8 bits
+// except where the result lies at a rounding boundary; ROCm 5.7's own
+// versions use its float functions as these do).
 // (A literal: hipgen builds nothing at start that a run may not need.)
 const bfloat16Intrinsics = `__host__ __device__ static inline hipgen_bfloat16 __hadd(hipgen_bfloat16 a, hipgen_bfloat16 b) { return a + b; }
 __host__ __device__ static inline hipgen_bfloat16 __hadd_rn(hipgen_bfloat16 a, hipgen_bfloat16 b) { return a + b; }
@@ -272,6 +277,21 @@ __host__ __device__ static inline hipgen_bfloat16 __hmax(hipgen_bfloat16 a, hipg
 __host__ __device__ static inline hipgen_bfloat16 __hmin(hipgen_bfloat16 a, hipgen_bfloat16 b) { float x = static_cast<float>(a), y = static_cast<float>(b); return x != x ? b : y != y ? a : x < y ? a : y < x ? b : (a.data & 0x8000u) ? a : b; }
 __host__ __device__ static inline hipgen_bfloat16 hipgen_hmax(hipgen_bfloat16 a, hipgen_bfloat16 b) { float x = static_cast<float>(a), y = static_cast<float>(b); return x != x ? b : y != y ? a : x > y ? a : y > x ? b : (a.data & 0x8000u) ? b : a; }
 __host__ __device__ static inline hipgen_bfloat16 hipgen_hmin(hipgen_bfloat16 a, hipgen_bfloat16 b) { float x = static_cast<float>(a), y = static_cast<float>(b); return x != x ? b : y != y ? a : x < y ? a : y < x ? b : (a.data & 0x8000u) ? a : b; }
+__host__ __device__ static inline hipgen_bfloat16 hceil(hipgen_bfloat16 a) { float x = static_cast<float>(a); return ceilf(x); }
+__host__ __device__ static inline hipgen_bfloat16 hfloor(hipgen_bfloat16 a) { float x = static_cast<float>(a); return floorf(x); }
+__host__ __device__ static inline hipgen_bfloat16 htrunc(hipgen_bfloat16 a) { float x = static_cast<float>(a); return truncf(x); }
+__host__ __device__ static inline hipgen_bfloat16 hrint(hipgen_bfloat16 a) { float x = static_cast<float>(a); return rintf(x); }
+__host__ __device__ static inline hipgen_bfloat16 hsqrt(hipgen_bfloat16 a) { float x = static_cast<float>(a); return sqrtf(x); }
+__host__ __device__ static inline hipgen_bfloat16 hrsqrt(hipgen_bfloat16 a) { float x = static_cast<float>(a); return 1.0f / sqrtf(x); }
+__host__ __device__ static inline hipgen_bfloat16 hrcp(hipgen_bfloat16 a) { float x = static_cast<float>(a); return 1.0f / x; }
+__host__ __device__ static inline hipgen_bfloat16 hexp(hipgen_bfloat16 a) { float x = static_cast<float>(a); return expf(x); }
+__host__ __device__ static inline hipgen_bfloat16 hexp2(hipgen_bfloat16 a) { float x = static_cast<float>(a); return exp2f(x); }
+__host__ __device__ static inline hipgen_bfloat16 hexp10(hipgen_bfloat16 a) { float x = static_cast<float>(a); return powf(10.0f, x); }
+__host__ __device__ static inline hipgen_bfloat16 hlog(hipgen_bfloat16 a) { float x = static_cast<float>(a); return logf(x); }
+__host__ __device__ static inline hipgen_bfloat16 hlog2(hipgen_bfloat16 a) { float x = static_cast<float>(a); return log2f(x); }
+__host__ __device__ static inline hipgen_bfloat16 hlog10(hipgen_bfloat16 a) { float x = static_cast<float>(a); return log10f(x); }
+__host__ __device__ static inline hipgen_bfloat16 hsin(hipgen_bfloat16 a) { float x = static_cast<float>(a); return sinf(x); }
+__host__ __device__ static inline hipgen_bfloat16 hcos(hipgen_bfloat16 a) { float x = static_cast<float>(a); return cosf(x); }
 __device__ static inline hipgen_bfloat16 atomicAdd(hipgen_bfloat16* p, hipgen_bfloat16 v) {
   unsigned long long at = reinterpret_cast<unsigned long long>(p);
   unsigned int* w = reinterpret_cast<unsigned int*>(at & ~3ull);
@@ -310,8 +330,8 @@ var bfloat162 = polyfill{name: "hipgen_bfloat162", typ: true, deps: []string{"__
 ` + bfloat162Intrinsics}
 
 // bfloat162Intrinsics are CUDA's bf162 overloads of the pair intrinsics
-// that HIP has only for __half2 before ROCm 5.7: each half as the bf16
-// intrinsic computes it (see bfloat16Intrinsics).
+// and math functions that HIP has only for __half2 before ROCm 5.7: each
+// half as the bf16 intrinsic computes it (see bfloat16Intrinsics).
 const bfloat162Intrinsics = `__host__ __device__ static inline hipgen_bfloat162 __hadd2(hipgen_bfloat162 a, hipgen_bfloat162 b) { return a + b; }
 __host__ __device__ static inline hipgen_bfloat162 __hsub2(hipgen_bfloat162 a, hipgen_bfloat162 b) { return a - b; }
 __host__ __device__ static inline hipgen_bfloat162 __hmul2(hipgen_bfloat162 a, hipgen_bfloat162 b) { return a * b; }
@@ -321,6 +341,21 @@ __host__ __device__ static inline hipgen_bfloat162 __hneg2(hipgen_bfloat162 a) {
 __host__ __device__ static inline hipgen_bfloat162 __habs2(hipgen_bfloat162 a) { return hipgen_bfloat162(__habs(a.x), __habs(a.y)); }
 __host__ __device__ static inline float __low2float(hipgen_bfloat162 a) { return static_cast<float>(a.x); }
 __host__ __device__ static inline float __high2float(hipgen_bfloat162 a) { return static_cast<float>(a.y); }
+__host__ __device__ static inline hipgen_bfloat162 h2ceil(hipgen_bfloat162 a) { return hipgen_bfloat162(hceil(a.x), hceil(a.y)); }
+__host__ __device__ static inline hipgen_bfloat162 h2floor(hipgen_bfloat162 a) { return hipgen_bfloat162(hfloor(a.x), hfloor(a.y)); }
+__host__ __device__ static inline hipgen_bfloat162 h2trunc(hipgen_bfloat162 a) { return hipgen_bfloat162(htrunc(a.x), htrunc(a.y)); }
+__host__ __device__ static inline hipgen_bfloat162 h2rint(hipgen_bfloat162 a) { return hipgen_bfloat162(hrint(a.x), hrint(a.y)); }
+__host__ __device__ static inline hipgen_bfloat162 h2sqrt(hipgen_bfloat162 a) { return hipgen_bfloat162(hsqrt(a.x), hsqrt(a.y)); }
+__host__ __device__ static inline hipgen_bfloat162 h2rsqrt(hipgen_bfloat162 a) { return hipgen_bfloat162(hrsqrt(a.x), hrsqrt(a.y)); }
+__host__ __device__ static inline hipgen_bfloat162 h2rcp(hipgen_bfloat162 a) { return hipgen_bfloat162(hrcp(a.x), hrcp(a.y)); }
+__host__ __device__ static inline hipgen_bfloat162 h2exp(hipgen_bfloat162 a) { return hipgen_bfloat162(hexp(a.x), hexp(a.y)); }
+__host__ __device__ static inline hipgen_bfloat162 h2exp2(hipgen_bfloat162 a) { return hipgen_bfloat162(hexp2(a.x), hexp2(a.y)); }
+__host__ __device__ static inline hipgen_bfloat162 h2exp10(hipgen_bfloat162 a) { return hipgen_bfloat162(hexp10(a.x), hexp10(a.y)); }
+__host__ __device__ static inline hipgen_bfloat162 h2log(hipgen_bfloat162 a) { return hipgen_bfloat162(hlog(a.x), hlog(a.y)); }
+__host__ __device__ static inline hipgen_bfloat162 h2log2(hipgen_bfloat162 a) { return hipgen_bfloat162(hlog2(a.x), hlog2(a.y)); }
+__host__ __device__ static inline hipgen_bfloat162 h2log10(hipgen_bfloat162 a) { return hipgen_bfloat162(hlog10(a.x), hlog10(a.y)); }
+__host__ __device__ static inline hipgen_bfloat162 h2sin(hipgen_bfloat162 a) { return hipgen_bfloat162(hsin(a.x), hsin(a.y)); }
+__host__ __device__ static inline hipgen_bfloat162 h2cos(hipgen_bfloat162 a) { return hipgen_bfloat162(hcos(a.x), hcos(a.y)); }
 __device__ static inline hipgen_bfloat162 atomicAdd(hipgen_bfloat162* p, hipgen_bfloat162 v) {
   unsigned int* w = reinterpret_cast<unsigned int*>(p);
   unsigned int old = *w, assumed;

@@ -6,4 +6,4 @@ package sources
 // Go file below sources/, the mapping table included). It is part of
 // every cache key, so a file translated by another build of the
 // translator is translated again.
-const TranslatorVersion = "5e2e351618ae3398"
+const TranslatorVersion = "73c39cd216f3df46"
