@@ -221,6 +221,11 @@ func (t *translator) special(k int, b []byte) (next int, handled bool) {
 		return k + 1, true
 	case spDevice:
 		t.needRuntime = true
+		if s == "__device__" && t.needsRDCCheck() {
+			if name := t.deviceDeclaration(k); name >= 0 {
+				t.deviceDecls = append(t.deviceDecls, name)
+			}
+		}
 		if t.is(k+1, ".") {
 			t.builtinArgument(k)
 		}

@@ -20,6 +20,7 @@ var Checks = []struct{ Name, Meaning string }{
 	{"libcuxx", "libcu++ (cuda::std) mapped to the standard library"},
 	{"missing-library", "a header of a ROCm library (hipCUB, rocThrust, hipBLAS, ...) that the installed ROCm lacks"},
 	{"polyfill", "a CUDA function HIP lacks, replaced by a hipgen_ definition"},
+	{"relocatable-device-code", "a __device__ function or variable declared in the file, defined in another and used by its device code: the build needs hipcc -fgpu-rdc (nvcc -rdc=true)"},
 	{"texture-reference", "texture references (use texture objects)"},
 	{"unsupported-api", "a CUDA API with no HIP equivalent in the target ROCm"},
 	{"unsupported-header", "a CUDA header with no HIP equivalent in the target ROCm (removed)"},

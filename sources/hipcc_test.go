@@ -189,3 +189,41 @@ func TestHostHalfArithmeticRuns(t *testing.T) {
 		t.Fatalf("the translation ran with %v:\n%s", err, got)
 	}
 }
+
+// TestRelocatableDeviceCodeNeedsRDC checks what the relocatable-device-code
+// warning says against hipcc: the translation of the golden case
+// diag_relocatable_device_code, whose kernel calls device functions and
+// variables defined elsewhere, fails to compile (-c) without -fgpu-rdc and
+// compiles with it.
+func TestRelocatableDeviceCodeNeedsRDC(t *testing.T) {
+	hipcc := testtool.Require(t, "hipcc")
+	var g *golden
+	for _, c := range loadGoldens(t) {
+		if strings.TrimSuffix(filepath.Base(c.path), ".txtar") == "diag_relocatable_device_code" {
+			g = &c
+			break
+		}
+	}
+	if g == nil {
+		t.Fatal("golden case diag_relocatable_device_code not found")
+	}
+	out, _ := Translate(g.name, g.input, g.opts)
+	dir := t.TempDir()
+	src := filepath.Join(dir, "k.hip")
+	if err := os.WriteFile(src, out, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	compile := func(extra ...string) (string, error) {
+		args := append([]string{"-x", "hip", "-std=c++17", "--offload-arch=gfx90a", "-c", "-o", filepath.Join(dir, "k.o")}, extra...)
+		cmd := exec.Command(hipcc, append(args, src)...)
+		cmd.Env = append(os.Environ(), "HIP_PLATFORM=amd")
+		msg, err := cmd.CombinedOutput()
+		return string(msg), err
+	}
+	if msg, err := compile(); err == nil || !strings.Contains(msg, "undefined hidden symbol") {
+		t.Errorf("without -fgpu-rdc: want hipcc to fail with an undefined hidden symbol, got %v:\n%s", err, msg)
+	}
+	if msg, err := compile("-fgpu-rdc"); err != nil {
+		t.Errorf("with -fgpu-rdc: hipcc failed: %v\n%s", err, filterHipccNoise(msg))
+	}
+}

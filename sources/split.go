@@ -155,6 +155,7 @@ func (t *translator) fork() *translator {
 	c.needRuntime, c.needHelpers = false, false
 	c.polyfills = nil
 	c.includeEnds = nil
+	c.deviceDecls = nil
 	c.fp8Noted, c.cutlassNoted, c.coalescedNoted = false, false, false
 	c.conds = slices.Clone(t.conds)
 	c.nsScopes = slices.Clone(t.nsScopes)
@@ -234,6 +235,7 @@ func (t *translator) absorb(p *part) {
 		}
 	}
 	t.includeEnds = append(t.includeEnds, q.includeEnds...)
+	t.deviceDecls = append(t.deviceDecls, q.deviceDecls...)
 	t.fp8Noted = t.fp8Noted || q.fp8Noted
 	t.cutlassNoted = t.cutlassNoted || q.cutlassNoted
 	t.coalescedNoted = t.coalescedNoted || q.coalescedNoted

@@ -60,6 +60,7 @@ type translator struct {
 	polyfillRegion  bool           // and its polyfills
 	polyfills       map[string]int // CUDA names polyfilled -> offset of first use
 	includeEnds     []int          // offsets just after each #include line
+	deviceDecls     []int          // names that __device__ declarations without a body declare, see rdc.go
 	needHelpers     bool
 	conds           []condFrame         // #if nesting, see cudaarch.go
 	deadOnHIP       bool                // inside a block hipcc never compiles
