@@ -376,7 +376,9 @@ func (t *translator) inlineAsm(k int) int {
 	}
 	// An asm label names a declaration's symbol or register (register
 	// long sp asm("rsp")): one string after a declarator, no code.
-	if close == j+2 && t.tok(j+1).Kind == lex.String && t.tok(k-1).Kind == lex.Ident && !cppKeywords[string(t.text(k-1))] {
+	// (The identifier before it is a declarator only outside a directive:
+	// after "#ifdef FOO", asm starts a statement.)
+	if close == j+2 && t.tok(j+1).Kind == lex.String && t.tok(k-1).Kind == lex.Ident && !t.tok(k-1).Directive && !cppKeywords[string(t.text(k-1))] {
 		return close + 1
 	}
 	if kind := asmKind(t.asmTemplate(j+1, close)); kind != asmPTX {
