@@ -49,6 +49,11 @@ var cudaOnlyGuards = map[string]bool{
 type condFrame struct {
 	dead     bool // the current branch is never compiled by hipcc
 	zero     bool // dead because the condition is the literal 0 ("#if 0")
+	// platform: dead because the condition tests a macro that hipcc
+	// defines or not for AMD GPUs (#ifndef __HIP_PLATFORM_AMD__); and
+	// elseDead: such a test holds for AMD GPUs, so the #else and #elif
+	// branches are the dead ones.
+	platform, elseDead bool
 	archTest bool // the #if compared __CUDA_ARCH__ with a version
 	// allArch: every branch so far (#if and each #elif) compared
 	// __CUDA_ARCH__ with a version, so hipcc takes none of them.
@@ -64,6 +69,10 @@ type condFrame struct {
 func (t *translator) conditional(k int, word string) {
 	switch word {
 	case "ifdef", "ifndef":
+		if onAMD, ok := hipPlatformMacro(t.text(k + 2)); ok && t.endsDirective(k+3) {
+			t.conds = append(t.conds, platformFrame(onAMD == (word == "ifdef")))
+			break
+		}
 		if word == "ifdef" && cudaOnlyGuards[string(t.text(k+2))] && (!t.tok(k+3).Directive || t.is(k+3, "#")) {
 			// The guard of a CUDA header that hipgen never lets in.
 			t.conds = append(t.conds, condFrame{dead: true})
@@ -89,17 +98,27 @@ func (t *translator) conditional(k int, word string) {
 	case "elif":
 		if n := len(t.conds); n > 0 {
 			// The previous branch's state must not colour this one's findings.
-			all := t.conds[n-1].allArch
+			all, taken := t.conds[n-1].allArch, t.conds[n-1].elseDead
 			t.conds[n-1] = condFrame{}
 			t.updateDeadOnHIP()
 			f := t.archCondition(k)
 			f.allArch = all && f.archTest
+			if taken {
+				// hipcc took an earlier branch, by a platform test: this
+				// one and those after it are dead.
+				f = condFrame{dead: true, platform: true, elseDead: true}
+			}
 			t.conds[n-1] = f
 		}
 	case "else":
 		if n := len(t.conds); n > 0 {
 			f := &t.conds[n-1]
 			f.dead, f.zero = false, false // the #else of an arch test is what hipcc compiles
+			if f.elseDead {
+				f.dead, f.platform, f.elseDead = true, true, false
+			} else if f.platform {
+				f.platform = false
+			}
 			f.device, f.host = f.host, f.device
 			if f.allArch && t.directiveStart(k+2) && t.is(k+3, "error") {
 				t.updateDeadOnHIP()
@@ -131,6 +150,9 @@ func (t *translator) archCondition(k int) condFrame {
 	j := k + 2
 	if t.is(j, "0") && t.endsDirective(j+1) {
 		return condFrame{dead: true, zero: true} // no compiler compiles it
+	}
+	if onAMD, ok := t.platformCondition(j); ok {
+		return platformFrame(onAMD)
 	}
 	if t.isByte(j, '(') && t.isVersionMacro(j+1) && t.isByte(j+4, ')') && t.endsDirective(j+5) {
 		return t.versionCondition(k, j+1) // "#if (CUDART_VERSION >= N)", as without the parentheses
@@ -216,6 +238,10 @@ func (t *translator) conjunction(k int) condFrame {
 	arch, derived, version, older := -1, -1, -1, -1
 	bare := false     // the version test is a term itself, not in parentheses
 	hipExcluded := "" // a term !defined(X) where X names HIP or ROCm
+	// platformFalse: a term that is false for AMD GPUs, !defined(M) of a
+	// macro hipcc defines there or defined(M) of one it does not (see
+	// hipPlatformMacro).
+	platformFalse := false
 	var unknown []string
 	for j := k + 2; !t.endsDirective(j); j++ {
 		if term && depth == 0 && t.is(j, "!") && t.is(j+1, "defined") {
@@ -225,6 +251,18 @@ func (t *translator) conjunction(k int) condFrame {
 			}
 			if t.tok(m).Kind == lex.Ident && namesHIP(string(t.text(m))) {
 				hipExcluded = string(t.text(m))
+			}
+			if onAMD, ok := hipPlatformMacro(t.text(m)); ok && onAMD && t.endsTerm(t.termEnd(m)) {
+				platformFalse = true
+			}
+		}
+		if term && depth == 0 && t.is(j, "defined") && !t.is(j-1, "!") {
+			m := j + 1
+			if t.isByte(m, '(') {
+				m++
+			}
+			if onAMD, ok := hipPlatformMacro(t.text(m)); ok && !onAMD && t.endsTerm(t.termEnd(m)) {
+				platformFalse = true
 			}
 		}
 		switch {
@@ -288,6 +326,8 @@ func (t *translator) conjunction(k int) condFrame {
 	case arch >= 0:
 		t.reportArchTest(arch)
 		return condFrame{dead: true, archTest: true}
+	case platformFalse:
+		return platformFrame(false)
 	case derived >= 0 && t.deadMacroTest(derived):
 		return condFrame{dead: true}
 	case version >= 0:
@@ -849,11 +889,89 @@ func (t *translator) endsDirective(k int) bool {
 	return !t.tok(k).Directive || t.is(k, "#") && t.isLineStart(k)
 }
 
+// hipPlatformMacro reports, for a macro that tells HIP's platforms apart,
+// whether hipcc defines it when compiling for AMD GPUs (onAMD), and ok
+// for such a macro. Code that a project keeps from HIP (#ifndef
+// __HIP_PLATFORM_AMD__ around inline PTX) or gives to NVIDIA's HIP
+// platform only is never compiled for AMD GPUs.
+func hipPlatformMacro(b []byte) (onAMD, ok bool) {
+	switch string(b) {
+	case "__HIP_PLATFORM_AMD__", "__HIP_PLATFORM_HCC__", "__HIPCC__", "__HIP__":
+		return true, true
+	case "__HIP_PLATFORM_NVIDIA__", "__HIP_PLATFORM_NVCC__":
+		return false, true
+	}
+	return false, false
+}
+
+// platformCondition reports whether the condition of an #if or #elif
+// from j is a whole test of a platform macro (defined(M), defined M,
+// !defined(M), !defined M) and whether it holds for AMD GPUs.
+func (t *translator) platformCondition(j int) (holds, ok bool) {
+	not := t.is(j, "!")
+	if not {
+		j++
+	}
+	if !t.is(j, "defined") {
+		return false, false
+	}
+	j++
+	paren := t.is(j, "(")
+	if paren {
+		j++
+	}
+	onAMD, ok := hipPlatformMacro(t.text(j))
+	if !ok || t.tok(j).Kind != lex.Ident {
+		return false, false
+	}
+	j++
+	if paren {
+		if !t.is(j, ")") {
+			return false, false
+		}
+		j++
+	}
+	if !t.endsDirective(j) {
+		return false, false
+	}
+	return onAMD != not, true
+}
+
+// termEnd returns the position after the macro name at m of a defined
+// test: past its closing parenthesis when it has one.
+func (t *translator) termEnd(m int) int {
+	if t.isByte(m-1, '(') && t.isByte(m+1, ')') {
+		return m + 2
+	}
+	return m + 1
+}
+
+// platformFrame is the frame of a platform test that holds for AMD GPUs
+// or not.
+func platformFrame(holds bool) condFrame {
+	if holds {
+		return condFrame{elseDead: true}
+	}
+	return condFrame{dead: true, platform: true}
+}
+
 // deadByZeroOnly reports whether every enclosing branch that hipcc never
 // compiles is an "#if 0" block.
 func (t *translator) deadByZeroOnly() bool {
 	for _, f := range t.conds {
 		if f.dead && !f.zero {
+			return false
+		}
+	}
+	return true
+}
+
+// deadByPlatform reports whether every enclosing branch that hipcc never
+// compiles is one that a platform test keeps from AMD GPUs (or an "#if
+// 0" block).
+func (t *translator) deadByPlatform() bool {
+	for _, f := range t.conds {
+		if f.dead && !f.zero && !f.platform {
 			return false
 		}
 	}

@@ -446,6 +446,8 @@ func (t *translator) reportAt(off int, sev diag.Severity, check, msg string) {
 		sev = diag.Note
 		if t.deadByZeroOnly() {
 			msg += " (in an #if 0 block)"
+		} else if t.deadByPlatform() {
+			msg += " (in a block whose condition keeps it from AMD GPUs)"
 		} else {
 			msg += " (in a block hipcc never compiles, see the " + checkCUDAArch + " diagnostic)"
 		}

@@ -6,4 +6,4 @@ package sources
 // Go file below sources/, the mapping table included). It is part of
 // every cache key, so a file translated by another build of the
 // translator is translated again.
-const TranslatorVersion = "9f1f865397a7c9a9"
+const TranslatorVersion = "2bdeeb1970e574f4"
