@@ -16,7 +16,8 @@
 #                join the tree as Common/ and the include path ("" for none)
 #   SCRATCH      work directory, default /tmp/hipgen-external-tree (wiped)
 # Environment:
-#   DIRS      the project's directories to take (default: all of it), for
+#   DIRS      the project's directories to take, separated by blanks or
+#             newlines (default: all of it), for
 #             example "cuSPARSE cuRAND" of NVIDIA/CUDALibrarySamples
 #   UNITS     what a translation unit's name ends with, a regex (default
 #             '\.cu$'); '\.(cu|c|cpp)$' adds host files that call CUDA's
@@ -49,7 +50,7 @@ mkdir -p "$scratch"/{src,hipgen,hipify,logs}
 # --- extract sources and headers
 unit_re=${UNITS:-'\.cu$'}
 src_re='\.(cu|cuh|h|hpp|hh|inl|inc|c|cpp)$'
-read -r -a dirs <<<"${DIRS:-.}"
+read -r -d "" -a dirs <<<"${DIRS:-.}" || true # words on any number of lines
 extract_sources "$(gitdir "$project_git")" "$scratch/src" "$src_re" "${dirs[@]}"
 includes=()
 for d in ${INCLUDES:-}; do includes+=(-I "$d"); done
