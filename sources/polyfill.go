@@ -940,7 +940,9 @@ HIPGEN_SHUFFLE_ANY(__shfl_xor, int)
 const halfHostKey = "(host arithmetic of half values)"
 
 // halfHost adds the arithmetic, compound assignments, increments and
-// comparisons of __half, and the arithmetic of __half2, to host code: CUDA
+// comparisons of __half, the arithmetic of __half2, and the intrinsics
+// that CUDA has for both host and device (__hadd, __hmul, __hlt, __habs,
+// __hisnan, ...) to host code: CUDA
 // 12.2 and later declare its operators __host__ __device__, HIP (ROCm 5.2
 // to 6.4) __device__ only, so a CPU reference loop over __half values
 // (HeCBench's nlll) compiles with nvcc and not with hipcc. Each goes
@@ -980,6 +982,18 @@ HIPGEN_HALF_HOST1 __host__ static inline __half& operator++(A& a) { return a = _
 HIPGEN_HALF_HOST1 __host__ static inline __half& operator--(A& a) { return a = __half(static_cast<float>(a) - 1.0f); }
 HIPGEN_HALF_HOST1 __host__ static inline __half operator++(A& a, int) { __half r = a; ++a; return r; }
 HIPGEN_HALF_HOST1 __host__ static inline __half operator--(A& a, int) { __half r = a; --a; return r; }
+#define HIPGEN_HALF_HOST_FN(name, op) \
+  HIPGEN_HALF_HOST(__half) __host__ static inline __half name(const A& a, const B& b) { return a op b; }
+HIPGEN_HALF_HOST_FN(__hadd, +) HIPGEN_HALF_HOST_FN(__hsub, -) HIPGEN_HALF_HOST_FN(__hmul, *) HIPGEN_HALF_HOST_FN(__hdiv, /)
+#define HIPGEN_HALF_HOST_CMPFN(name, op) \
+  HIPGEN_HALF_HOST(__half) __host__ static inline bool name(const A& a, const B& b) { return a op b; }
+HIPGEN_HALF_HOST_CMPFN(__heq, ==) HIPGEN_HALF_HOST_CMPFN(__hne, !=) HIPGEN_HALF_HOST_CMPFN(__hlt, <)
+HIPGEN_HALF_HOST_CMPFN(__hle, <=) HIPGEN_HALF_HOST_CMPFN(__hgt, >) HIPGEN_HALF_HOST_CMPFN(__hge, >=)
+HIPGEN_HALF_HOST1 __host__ static inline __half __hneg(const A& a) { return -a; }
+HIPGEN_HALF_HOST1 __host__ static inline __half __habs(const A& a) { return __half(__builtin_fabsf(static_cast<float>(a))); }
+HIPGEN_HALF_HOST1 __host__ static inline bool __hisnan(const A& a) { return static_cast<float>(a) != static_cast<float>(a); }
+#undef HIPGEN_HALF_HOST_CMPFN
+#undef HIPGEN_HALF_HOST_FN
 #undef HIPGEN_HALF_HOST_CMP
 #undef HIPGEN_HALF_HOST_OP
 #undef HIPGEN_HALF_HOST1
