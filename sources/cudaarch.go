@@ -197,8 +197,10 @@ func (t *translator) archCondition(k int) condFrame {
 	}
 	op := string(t.text(j + 1))
 	if op == "<" || op == "<=" {
-		if v := t.tok(j + 2); v.Directive && (v.Kind == lex.Number || v.Kind == lex.Ident) {
-			t.olderArchBlock(k, j)
+		if v := t.tok(j + 2); v.Directive && (v.Kind == lex.Number || v.Kind == lex.Ident) && t.olderArchBlock(k, j) {
+			// The condition now excludes HIP, as a translation of the
+			// output will read it.
+			return platformFrame(false)
 		}
 		return condFrame{}
 	}
@@ -503,16 +505,18 @@ func (t *translator) deadMacroTest(m int) bool {
 // at j): true under hipcc, so the block, meant for older NVIDIA GPUs, is
 // compiled for AMD GPUs. When it defines a function that HIP already
 // provides for the target ROCm (a double atomicAdd for pre-Pascal GPUs),
-// it would be a redefinition: the condition is made false for HIP. When it
-// defines only what HIP lacks, it is a useful fallback and stays.
-func (t *translator) olderArchBlock(k, j int) {
+// it would be a redefinition: the condition is made false for HIP (it
+// reports true then). When it defines only what HIP lacks, it is a useful
+// fallback and stays.
+func (t *translator) olderArchBlock(k, j int) (excluded bool) {
 	test := t.quotedTest(j)
 	if name := t.redefinedInBlock(k); name != "" {
 		t.insert(int(t.tok(j).Start), "!defined(__HIP__) && !defined(__HIP_CPU_RT__) && ")
 		t.report(j, diag.Warning, checkCUDAArch, "hipcc does not define __CUDA_ARCH__, so "+test+" would be true for AMD GPUs, and this block would redefine "+name+", which HIP provides: the condition now excludes HIP")
-		return
+		return true
 	}
 	t.report(j, diag.Warning, checkCUDAArch, "hipcc does not define __CUDA_ARCH__, so "+test+" is true for AMD GPUs: this block, meant for older NVIDIA GPUs, is compiled there")
+	return false
 }
 
 // directiveStart reports whether the i-th significant token is the "#"

@@ -212,7 +212,7 @@ func (t *translator) hostCompiles(k int) bool {
 // functionBody returns the '{' of the function body around the k-th token,
 // or -1: the outermost enclosing block that follows a parameter list
 // (lex.Brackets.BraceAfter; not the list of an if, for, while, switch or
-// catch).
+// catch, nor one with nothing before it outside a directive).
 func (t *translator) functionBody(k int) int {
 	o := t.openAround(k)
 	if o < 0 {
@@ -220,7 +220,7 @@ func (t *translator) functionBody(k int) int {
 	}
 	body := -1
 	for b := t.braceOf(int32(o)); b >= 0; b = t.br.BraceUp[b] {
-		if open := int(t.br.BraceAfter[b]); open > 0 && !controlWords[string(t.text(open-1))] && !t.is(open-1, "catch") {
+		if open := int(t.br.BraceAfter[b]); open > 0 && !t.tok(open-1).Directive && !controlWords[string(t.text(open-1))] && !t.is(open-1, "catch") {
 			body = int(t.br.Braces[b])
 		}
 	}
