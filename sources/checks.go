@@ -414,8 +414,71 @@ func (t *translator) inlineAsm(k int) int {
 	if what != "" {
 		t.report(k, diag.Error, "hopper-feature", "inline PTX uses "+what+", which has no AMD equivalent")
 	}
+	if alt := t.portableAlternative(k); alt != "" && !t.deadOnHIP {
+		msg = strings.TrimSuffix(msg, "; replace it with HIP intrinsics or guard it with #if !defined(__HIP_PLATFORM_AMD__)") + "; " + alt
+	}
 	t.report(k, diag.Error, "inline-asm", msg)
 	return close + 1
+}
+
+// portableAlternative tells, for inline assembly at k in a branch of a
+// conditional whose next branch (#elif or #else) uses nothing the target
+// ROCm lacks, how to let hipcc take that one instead (llama_cu_awq's
+// loads: #if USE_NO_CACHE_ALLOCATE_FOR_WEIGHT_LOADS, PTX; #else, a plain
+// load). It returns "" when there is no such branch.
+func (t *translator) portableAlternative(k int) string {
+	h := t.enclosingConditional(k)
+	if h < 0 || t.is(h+1, "else") {
+		return ""
+	}
+	e := t.condBlockEnd(h + 2)
+	if e >= len(t.toks) || t.is(e+1, "endif") || t.blockUnportable(e) != "" {
+		return ""
+	}
+	const notAMD = " && !defined(__HIP_PLATFORM_AMD__)"
+	word, end := string(t.text(h+1)), t.endOfDirective(h)
+	var cond string
+	switch word {
+	case "ifdef":
+		cond = "#if defined(" + string(t.text(h+2)) + ")" + notAMD
+	case "ifndef":
+		cond = "#if !defined(" + string(t.text(h+2)) + ")" + notAMD
+	default:
+		c := strings.TrimSpace(t.span(h+2, end-1))
+		if end-(h+2) > 1 {
+			c = "(" + c + ")"
+		}
+		cond = "#" + word + " " + c + notAMD
+	}
+	return "the #" + string(t.text(e+1)) + " branch at line " + strconv.Itoa(t.lineOf(int(t.tok(e).Start))) +
+		" is portable: let hipcc take it, for example with " + cond + " on line " + strconv.Itoa(t.lineOf(int(t.tok(h).Start)))
+}
+
+// enclosingConditional returns the position of the "#" of the #if, #ifdef,
+// #ifndef, #elif or #else whose branch holds the token k, or -1.
+func (t *translator) enclosingConditional(k int) int {
+	depth := 0
+	for i := len(t.scopes) - 1; i >= 0; i-- {
+		h := int(t.scopes[i])
+		if h >= k || !t.isByte(h, '#') || !t.tok(h).Directive {
+			continue
+		}
+		switch string(t.text(h + 1)) {
+		case "endif":
+			depth++
+		case "else", "elif":
+			if depth == 0 {
+				return h
+			}
+		case "if", "ifdef", "ifndef":
+			if depth > 0 {
+				depth--
+				continue
+			}
+			return h
+		}
+	}
+	return -1
 }
 
 // asmTemplate returns the text of the string literals of an asm statement's
@@ -982,26 +1045,6 @@ func (t *translator) dim3FromUint3(k int) bool {
 // from an earlier translation: the runtime include may have been put
 // between the two since).
 func (t *translator) insideHIPGuard(k int) bool {
-	depth := 0
-	for i := len(t.scopes) - 1; i >= 0; i-- {
-		h := int(t.scopes[i])
-		if h >= k || !t.isByte(h, '#') {
-			continue
-		}
-		switch string(t.text(h + 1)) {
-		case "endif":
-			depth++
-		case "else", "elif":
-			if depth == 0 {
-				return false
-			}
-		case "if", "ifdef", "ifndef":
-			if depth > 0 {
-				depth--
-				continue
-			}
-			return t.span(h, t.endOfDirective(h)-1) == hipPlatformGuard
-		}
-	}
-	return false
+	h := t.enclosingConditional(k)
+	return h >= 0 && t.is(h+1, "if") && t.span(h, t.endOfDirective(h)-1) == hipPlatformGuard
 }

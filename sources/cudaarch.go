@@ -47,14 +47,14 @@ var cudaOnlyGuards = map[string]bool{
 
 // condFrame is one level of #if nesting.
 type condFrame struct {
-	dead     bool // the current branch is never compiled by hipcc
-	zero     bool // dead because the condition is the literal 0 ("#if 0")
+	dead bool // the current branch is never compiled by hipcc
+	zero bool // dead because the condition is the literal 0 ("#if 0")
 	// platform: dead because the condition tests a macro that hipcc
 	// defines or not for AMD GPUs (#ifndef __HIP_PLATFORM_AMD__); and
 	// elseDead: such a test holds for AMD GPUs, so the #else and #elif
 	// branches are the dead ones.
 	platform, elseDead bool
-	archTest bool // the #if compared __CUDA_ARCH__ with a version
+	archTest           bool // the #if compared __CUDA_ARCH__ with a version
 	// allArch: every branch so far (#if and each #elif) compared
 	// __CUDA_ARCH__ with a version, so hipcc takes none of them.
 	allArch bool

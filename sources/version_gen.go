@@ -6,4 +6,4 @@ package sources
 // Go file below sources/, the mapping table included). It is part of
 // every cache key, so a file translated by another build of the
 // translator is translated again.
-const TranslatorVersion = "53b68a2e93409cdd"
+const TranslatorVersion = "b2539cd010c17c45"
