@@ -63,6 +63,7 @@ const (
 	spFfsll
 	spMakeUint3
 	spHalfType
+	spHostMath
 )
 
 // specialName is the rule for one identifier; name is the map's own key,
@@ -111,6 +112,9 @@ func specialList() map[string]specialName {
 	add(spFfsll, "__ffsll")
 	add(spMakeUint3, "make_uint3")
 	add(spHalfType, "__half", "__half2", "half", "half2")
+	for _, m := range hostMath {
+		add(spHostMath, m.name)
+	}
 	add(spOperator, "operator")
 	add(spMathMacro, "isfinite", "isnan", "isinf", "signbit", "isnormal", "fpclassify")
 	add(spComputeCap, "major", "minor")
@@ -325,6 +329,11 @@ func (t *translator) special(k int, b []byte) (next int, handled bool) {
 		return 0, false
 	case spHalfType:
 		t.halfInHostCode(k)
+		return 0, false
+	case spHostMath:
+		if t.hostMathCall(k, s) {
+			return k + 1, true
+		}
 		return 0, false
 	case spMathMacro:
 		if t.mathUse < 0 && t.plainCall(k) {

@@ -29,7 +29,7 @@ var hipccCases = []string{
 	"cg_alias_reduce_polyfill", "cg_alias_function_scope", "cg_meta_group_polyfill", "cg_shuffle_any_type",
 	"cuda_arch_values", "polyfill_bfloat162_rocm52", "launch_ggl_dynamic_shared", "cudart_version_by_content", "family_bf16_return_float_rocm52", "polyfill_cache_hints", "family_bf16_rocm52", "family_curand", "family_cusparse",
 	"call_fixes_kernel_templates", "define_name_kept", "launch_chevron_spaced_brackets", "launch_ggl_spaced_brackets", "cg_thread_block_dims", "nvcc_macro", "literal_keyword_glued", "libcuxx_memory_order", "wave_shfl_source_lane", "wave_shfl_source_lane_wide",
-	"device_props_hazards", "cudart_version_unportable_content", "polyfill_driver_error_string", "call_fixes_graph_instantiate", "launch_bounds", "polyfill_bfloat162_intrinsics_rocm52", "polyfill_bfloat16_atomics_bits_rocm52", "math_include_host_classification", "polyfill_min_max_mixed_sign", "polyfill_atomic_add_half", "library_data_types_sparse", "call_fixes_sparse_solve_buffer", "polyfill_curand_ordering", "register_keyword", "wave_intrinsic_own_macro", "diag_builtin_redefinition", "vector_compound_operators", "bf16_float_pair_rocm52", "source_byte_order_mark", "polyfill_shuffle_half", "polyfill_simd_intrinsics", "polyfill_bf16_to_integer", "ffsll_argument", "dim3_from_uint3", "polyfill_half_host_arithmetic",
+	"device_props_hazards", "cudart_version_unportable_content", "polyfill_driver_error_string", "call_fixes_graph_instantiate", "launch_bounds", "polyfill_bfloat162_intrinsics_rocm52", "polyfill_bfloat16_atomics_bits_rocm52", "math_include_host_classification", "polyfill_min_max_mixed_sign", "polyfill_atomic_add_half", "library_data_types_sparse", "call_fixes_sparse_solve_buffer", "polyfill_curand_ordering", "register_keyword", "wave_intrinsic_own_macro", "diag_builtin_redefinition", "vector_compound_operators", "bf16_float_pair_rocm52", "source_byte_order_mark", "polyfill_shuffle_half", "polyfill_simd_intrinsics", "polyfill_bf16_to_integer", "ffsll_argument", "dim3_from_uint3", "polyfill_half_host_arithmetic", "polyfill_host_math",
 }
 
 // poisonCUDAHeaders fills dir with a file of the same name for every
@@ -153,40 +153,44 @@ func filterHipccNoise(s string) string {
 	return strings.Join(keep, "\n")
 }
 
-// TestHostHalfArithmeticRuns builds the translation of a self-checking
-// program whose host code computes with __half values (the golden case
-// polyfill_half_host_arithmetic) with hipcc and runs it: its host part
-// needs no GPU, so the host operators that hipgen adds are checked for
-// CUDA's results here, not only compiled. The original passes with nvcc 13
-// (CUDA 12.2 and later have these operators on the host).
-func TestHostHalfArithmeticRuns(t *testing.T) {
+// hostRunCases are golden cases whose input is a self-checking program
+// that computes on the host only: TestHostProgramsRun builds each
+// translation with hipcc and runs it, which needs no GPU, so that the
+// host stand-ins hipgen adds are checked for CUDA's results, not only
+// compiled. Each original passes with nvcc 13 (CUDA 12.2 and later have
+// __half's operators on the host).
+var hostRunCases = []string{"polyfill_half_host_arithmetic", "polyfill_host_math"}
+
+func TestHostProgramsRun(t *testing.T) {
 	hipcc := testtool.Require(t, "hipcc")
-	var g *golden
-	for _, c := range loadGoldens(t) {
-		if strings.TrimSuffix(filepath.Base(c.path), ".txtar") == "polyfill_half_host_arithmetic" {
-			g = &c
-			break
-		}
+	goldens := map[string]golden{}
+	for _, g := range loadGoldens(t) {
+		goldens[strings.TrimSuffix(filepath.Base(g.path), ".txtar")] = g
 	}
-	if g == nil {
-		t.Fatal("golden case polyfill_half_host_arithmetic not found")
-	}
-	out, _ := Translate(g.name, g.input, g.opts)
 	dir := t.TempDir()
 	poisonDir := filepath.Join(dir, "poison")
 	poisonCUDAHeaders(t, poisonDir)
-	src, bin := filepath.Join(dir, "k.hip"), filepath.Join(dir, "k")
-	if err := os.WriteFile(src, out, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(hipcc, "-x", "hip", "-std=c++17", "--offload-arch=gfx90a", "-I", poisonDir, "-o", bin, src)
-	cmd.Env = append(os.Environ(), "HIP_PLATFORM=amd")
-	if msg, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("hipcc failed: %v\n%s", err, filterHipccNoise(string(msg)))
-	}
-	got, err := exec.Command(bin).CombinedOutput()
-	if err != nil || !strings.HasSuffix(string(got), "PASS\n") {
-		t.Fatalf("the translation ran with %v:\n%s", err, got)
+	for _, name := range hostRunCases {
+		t.Run(name, func(t *testing.T) {
+			g, ok := goldens[name]
+			if !ok {
+				t.Fatalf("golden case %s not found", name)
+			}
+			out, _ := Translate(g.name, g.input, g.opts)
+			src, bin := filepath.Join(dir, name+".hip"), filepath.Join(dir, name)
+			if err := os.WriteFile(src, out, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			cmd := exec.Command(hipcc, "-x", "hip", "-std=c++17", "--offload-arch=gfx90a", "-I", poisonDir, "-o", bin, src)
+			cmd.Env = append(os.Environ(), "HIP_PLATFORM=amd")
+			if msg, err := cmd.CombinedOutput(); err != nil {
+				t.Fatalf("hipcc failed: %v\n%s", err, filterHipccNoise(string(msg)))
+			}
+			got, err := exec.Command(bin).CombinedOutput()
+			if err != nil || !strings.HasSuffix(string(got), "PASS\n") {
+				t.Fatalf("the translation ran with %v:\n%s", err, got)
+			}
+		})
 	}
 }
 

@@ -183,7 +183,53 @@ __host__ __device__ static inline float hipgen_bfloat162float(B b) { return stat
 	}
 	addSIMDPolyfills(m)
 	addBF16IntPolyfills(m)
+	for _, h := range hostMath {
+		m[hostMathKey(h.name)] = hostMathPolyfill(h)
+	}
 	return m
+}
+
+// hostMath are CUDA math functions that CUDA's headers define for host
+// code too (math_functions.hpp) and HIP's for device code only, with what
+// the host computes: HeCBench's softmax-fused scales by rsqrtf(n) on the
+// host. Calls that the host pass compiles go to a __host__ __device__
+// stand-in that calls HIP's function in the device pass.
+var hostMath = []struct{ name, typ, host string }{
+	{"rsqrtf", "float", "(float)(1.0 / sqrt((double)x))"},
+	{"rsqrt", "double", "1.0 / sqrt(x)"},
+	{"rcbrtf", "float", "(float)(1.0 / cbrt((double)x))"},
+	{"rcbrt", "double", "1.0 / cbrt(x)"},
+	{"normcdff", "float", "(float)(0.5 * erfc(-(double)x * 0.70710678118654752440))"},
+	{"normcdf", "double", "0.5 * erfc(-x * 0.70710678118654752440)"},
+}
+
+// hostMathKey is the polyfill key of the host stand-in of the math
+// function name (not an identifier: device calls keep HIP's function).
+func hostMathKey(name string) string { return "(" + name + " in host code)" }
+
+// hostMathPolyfill is the stand-in of one hostMath function.
+func hostMathPolyfill(h struct{ name, typ, host string }) polyfill {
+	name := polyfillName(h.name)
+	return polyfill{name: name,
+		why: "HIP defines " + h.name + " for device code only, CUDA for host code too; a __host__ __device__ function that computes it as CUDA's host version does, and calls HIP's in the device pass, stands in",
+		code: "#include <math.h>\nstatic inline __host__ __device__ " + h.typ + " " + name + "(" + h.typ + " x) {\n" +
+			"#if defined(__HIP_DEVICE_COMPILE__)\n  return " + h.name + "(x);\n#else\n  return " + h.host + ";\n#endif\n}"}
+}
+
+// hostMathCall renames a call, at k, of the hostMath function name in code
+// that the host pass compiles (a host function, or a __host__ __device__
+// one) to its stand-in. It reports whether it did.
+func (t *translator) hostMathCall(k int, name string) bool {
+	if !t.is(k+1, "(") || !t.plainCall(k) || !t.hostCompiles(k) || t.definesFunction(name) {
+		return false
+	}
+	key := hostMathKey(name)
+	p := t.names.polyfills[key]
+	t.replace(k, p.name)
+	t.needRuntime = true
+	t.notePolyfill(key, int(t.tok(k).Start))
+	t.report(k, diag.Note, "polyfill", name+" in code the host pass compiles became "+p.name+": "+p.why+oncePerFile)
+	return true
 }
 
 // bfloat16 stands in for CUDA's __nv_bfloat16 before ROCm 5.7, whose
@@ -1001,16 +1047,38 @@ HIPGEN_HALF_HOST1 __host__ static inline bool __hisnan(const A& a) { return stat
 #endif`}
 
 // halfInHostCode brings halfHost to a file whose host code names a half
-// type at k (a host function's body, or a __host__ __device__ one's), other
+// type at k (a host function's body, or a __host__ __device__ one's), or
+// that gives it another name (typedef, using) for any code to use, other
 // than as a pointer's or in sizeof, the ways host code passes buffers of
 // halves on. Every such place reports (see oncePerFile).
 func (t *translator) halfInHostCode(k int) {
-	if t.isByte(k+1, '*') || t.isByte(k-1, '(') && t.is(k-2, "sizeof") || !t.halfTypeAt(k) || !t.hostCompiles(k) {
+	if t.isByte(k+1, '*') || t.isByte(k-1, '(') && t.is(k-2, "sizeof") || !t.halfTypeAt(k) || !t.hostCompiles(k) && !t.typeAlias(k) {
 		return
 	}
 	t.notePolyfill(halfHostKey, int(t.tok(k).Start))
 	t.needRuntime = true
-	t.report(k, diag.Note, "polyfill", "host code names a half type here: "+halfHost.why+oncePerFile)
+	t.report(k, diag.Note, "polyfill", "host code may compute with the half type named here: "+halfHost.why+oncePerFile)
+}
+
+// typeAlias reports whether the k-th token is in a typedef or an alias
+// declaration (using X = ...) outside any function body: HeCBench's
+// softmax-fused names __half only in "typedef __half Half;", and its host
+// code computes with Half.
+func (t *translator) typeAlias(k int) bool {
+	if t.functionBody(k) >= 0 {
+		return false
+	}
+	for j := k - 1; j >= 0 && j > k-32; j-- {
+		switch {
+		case t.isByte(j, ';') || t.isByte(j, '{') || t.isByte(j, '}') || t.tok(j).Directive:
+			return false
+		case t.is(j, "typedef"):
+			return true
+		case t.isByte(j, '=') && t.tok(j-1).Kind == lex.Ident && t.is(j-2, "using"):
+			return true
+		}
+	}
+	return false
 }
 
 // halfTypeAt reports whether the identifier at k (__half, __half2, half

@@ -6,4 +6,4 @@ package sources
 // Go file below sources/, the mapping table included). It is part of
 // every cache key, so a file translated by another build of the
 // translator is translated again.
-const TranslatorVersion = "b2539cd010c17c45"
+const TranslatorVersion = "d260e88680a8aaaa"
