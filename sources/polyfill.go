@@ -174,6 +174,10 @@ __host__ __device__ static inline float hipgen_bfloat162float(B b) { return stat
 		"__high2bfloat162":      bfloat162Conversion("__high2bfloat162", "hipgen_bfloat162", "hipgen_bfloat162 b", "hipgen_bfloat162(b.y, b.y)"),
 		"__lows2bfloat162":      bfloat162Conversion("__lows2bfloat162", "hipgen_bfloat162", "hipgen_bfloat162 a, hipgen_bfloat162 b", "hipgen_bfloat162(a.x, b.x)"),
 		"__highs2bfloat162":     bfloat162Conversion("__highs2bfloat162", "hipgen_bfloat162", "hipgen_bfloat162 a, hipgen_bfloat162 b", "hipgen_bfloat162(a.y, b.y)"),
+		"htanh":                 halfTanh,
+		"htanh_approx":          {name: "hipgen_htanh", deps: []string{"htanh"}, why: halfTanh.why},
+		"h2tanh":                {name: "hipgen_h2tanh", deps: []string{"htanh"}, why: halfTanh.why},
+		"h2tanh_approx":         {name: "hipgen_h2tanh", deps: []string{"htanh"}, why: halfTanh.why},
 		mixedMinMaxKey:          mixedMinMax,
 		atomicAddHalfKey:        atomicAddHalf,
 		shuffleAnyKey:           shuffleAny,
@@ -981,6 +985,20 @@ HIPGEN_SHUFFLE_ANY(__shfl_down, unsigned int)
 HIPGEN_SHUFFLE_ANY(__shfl_xor, int)
 #undef HIPGEN_SHUFFLE_ANY
 #endif`}
+
+// halfTanh stands in for CUDA 12.8's hyperbolic tangent of __half and
+// __half2 (htanh, h2tanh and their _approx forms, which FlashInfer's
+// kernels in HeCBench's attentionMultiHeadKVCache call): no HIP release
+// has one. tanhf of the value, rounded to half once, is what CUDA's
+// htanh computes; its _approx forms use an approximate instruction whose
+// results may differ from that in the last place.
+var halfTanh = polyfill{name: "hipgen_htanh",
+	why: "no HIP release has the hyperbolic tangent of __half or __half2 (CUDA 12.8 added it); tanhf of each value, rounded to half, stands in",
+	code: `#include <hip/hip_fp16.h>
+__device__ static inline __half hipgen_htanh(__half a) { return __float2half(tanhf(__half2float(a))); }
+__device__ static inline __half2 hipgen_h2tanh(__half2 a) {
+  return __halves2half2(hipgen_htanh(__low2half(a)), hipgen_htanh(__high2half(a)));
+}`}
 
 // halfHostKey is the polyfill key of halfHost.
 const halfHostKey = "(host arithmetic of half values)"

@@ -6,4 +6,4 @@ package sources
 // Go file below sources/, the mapping table included). It is part of
 // every cache key, so a file translated by another build of the
 // translator is translated again.
-const TranslatorVersion = "d260e88680a8aaaa"
+const TranslatorVersion = "3df87da8ee74155a"
