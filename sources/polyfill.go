@@ -198,7 +198,7 @@ __host__ __device__ static inline float hipgen_bfloat162float(B b) { return stat
 // the host computes: HeCBench's softmax-fused scales by rsqrtf(n) on the
 // host. Calls that the host pass compiles go to a __host__ __device__
 // stand-in that calls HIP's function in the device pass.
-var hostMath = []struct{ name, typ, host string }{
+var hostMath = []hostMathFunc{
 	{"rsqrtf", "float", "(float)(1.0 / sqrt((double)x))"},
 	{"rsqrt", "double", "1.0 / sqrt(x)"},
 	{"rcbrtf", "float", "(float)(1.0 / cbrt((double)x))"},
@@ -207,12 +207,16 @@ var hostMath = []struct{ name, typ, host string }{
 	{"normcdf", "double", "0.5 * erfc(-x * 0.70710678118654752440)"},
 }
 
+// hostMathFunc is a hostMath function: its name, its type (of the
+// argument and the result) and the host's expression of x.
+type hostMathFunc struct{ name, typ, host string }
+
 // hostMathKey is the polyfill key of the host stand-in of the math
 // function name (not an identifier: device calls keep HIP's function).
 func hostMathKey(name string) string { return "(" + name + " in host code)" }
 
 // hostMathPolyfill is the stand-in of one hostMath function.
-func hostMathPolyfill(h struct{ name, typ, host string }) polyfill {
+func hostMathPolyfill(h hostMathFunc) polyfill {
 	name := polyfillName(h.name)
 	return polyfill{name: name,
 		why: "HIP defines " + h.name + " for device code only, CUDA for host code too; a __host__ __device__ function that computes it as CUDA's host version does, and calls HIP's in the device pass, stands in",
@@ -1006,10 +1010,10 @@ const halfHostKey = "(host arithmetic of half values)"
 // halfHost adds the arithmetic, compound assignments, increments and
 // comparisons of __half, the arithmetic of __half2, and the intrinsics
 // that CUDA has for both host and device (__hadd, __hmul, __hlt, __habs,
-// __hisnan, ...) to host code: CUDA
-// 12.2 and later declare its operators __host__ __device__, HIP (ROCm 5.2
-// to 6.4) __device__ only, so a CPU reference loop over __half values
-// (HeCBench's nlll) compiles with nvcc and not with hipcc. Each goes
+// __hisnan, ...) to host code: CUDA 12.2 and later declare them __host__
+// __device__, HIP (ROCm 5.2 to 6.4) __device__ only, so a CPU reference
+// loop over __half values (HeCBench's nlll) compiles with nvcc and not
+// with hipcc. Each goes
 // through float and rounds once to half, as CUDA's host versions do. They
 // are templates whose parameters must be the exact types: a mixed
 // expression (a __half times a float), which HIP's conversions already
