@@ -1074,7 +1074,14 @@ HIPGEN_HALF_HOST1 __host__ static inline bool __hisnan(const A& a) { return stat
 // than as a pointer's or in sizeof, the ways host code passes buffers of
 // halves on. Every such place reports (see oncePerFile).
 func (t *translator) halfInHostCode(k int) {
-	if t.isByte(k+1, '*') || t.isByte(k-1, '(') && t.is(k-2, "sizeof") || !t.halfTypeAt(k) || !t.hostCompiles(k) && !t.typeAlias(k) {
+	if t.isByte(k+1, '*') || t.isByte(k-1, '(') && t.is(k-2, "sizeof") || !t.halfTypeAt(k) {
+		return
+	}
+	if body := t.functionBody(k); body >= 0 {
+		if device, host := t.declaredSpace(body); device && !host {
+			return
+		}
+	} else if !t.typeAlias(k) {
 		return
 	}
 	t.notePolyfill(halfHostKey, int(t.tok(k).Start))
@@ -1082,14 +1089,11 @@ func (t *translator) halfInHostCode(k int) {
 	t.report(k, diag.Note, "polyfill", "host code may compute with the half type named here: "+halfHost.why+oncePerFile)
 }
 
-// typeAlias reports whether the k-th token is in a typedef or an alias
-// declaration (using X = ...) outside any function body: HeCBench's
+// typeAlias reports whether the k-th token, outside any function body, is
+// in a typedef or an alias declaration (using X = ...): HeCBench's
 // softmax-fused names __half only in "typedef __half Half;", and its host
 // code computes with Half.
 func (t *translator) typeAlias(k int) bool {
-	if t.functionBody(k) >= 0 {
-		return false
-	}
 	for j := k - 1; j >= 0 && j > k-32; j-- {
 		switch {
 		case t.isByte(j, ';') || t.isByte(j, '{') || t.isByte(j, '}') || t.tok(j).Directive:
