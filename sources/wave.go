@@ -155,10 +155,11 @@ func (t *translator) warpCall(k int, name string) int {
 	t.needRuntime = true
 	open := k + 1
 	args, close, ok := t.call(k)
-	if !ok || len(args) > 1 && t.hasLiteral(args[0][0], args[0][1]) || name == "__activemask" && len(args) > 0 {
-		// Malformed (__activemask takes no argument), or a mask with a
-		// literal in it, which dropping the mask would delete: left as
-		// written.
+	if !ok || len(args) > 1 && t.hasLiteral(args[0][0], args[0][1]) || name == "__activemask" && len(args) > 0 || t.hasOpenLiteral(open, close) {
+		// Malformed (__activemask takes no argument, or a literal is
+		// never closed, so that text added after it would join it), or a
+		// mask with a literal in it, which dropping the mask would
+		// delete: left as written.
 		return k + 1
 	}
 	if t.wave.wide {
@@ -561,6 +562,28 @@ func (t *translator) sharedArray(k int) {
 func (t *translator) hasLiteral(first, last int) bool {
 	for j := first; j <= last; j++ {
 		if kind := t.tok(j).Kind; kind == lex.String || kind == lex.Char {
+			return true
+		}
+	}
+	return false
+}
+
+// hasOpenLiteral reports whether a string or character literal among the
+// tokens first..last is never closed: the lexer ends it at the end of its
+// line, and whatever the translation inserted right after it would be
+// inside it.
+func (t *translator) hasOpenLiteral(first, last int) bool {
+	for j := first; j <= last; j++ {
+		tk := t.tok(j)
+		q := byte('"')
+		switch tk.Kind {
+		case lex.Char:
+			q = '\''
+		case lex.String:
+		default:
+			continue
+		}
+		if e := int(tk.End); t.src[e-1] != q && (e == len(t.src) || t.src[e] == '\n' || t.src[e] == '\r') || tk.End-tk.Start == 1 {
 			return true
 		}
 	}
