@@ -97,8 +97,12 @@ type translateFlags struct {
 func checksHelp() string {
 	var b strings.Builder
 	b.WriteString("\nChecks:\n")
+	width := 0
 	for _, c := range sources.Checks {
-		fmt.Fprintf(&b, "  %-20s %s\n", c.Name, c.Meaning)
+		width = max(width, len(c.Name))
+	}
+	for _, c := range sources.Checks {
+		fmt.Fprintf(&b, "  %-*s %s\n", width, c.Name, c.Meaning)
 	}
 	return b.String()
 }
