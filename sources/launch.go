@@ -228,13 +228,10 @@ func (t *translator) functionBody(k int) int {
 }
 
 // declaredSpace reports whether the declaration before the function body
-// at body, back to the previous ';', '{', '}' or directive, says
-// __global__ or __device__ (device), and __host__ (host).
+// at body (see declarationStart) says __global__ or __device__ (device),
+// and __host__ (host).
 func (t *translator) declaredSpace(body int) (device, host bool) {
-	for j := body - 1; j >= 0 && j > body-256; j-- {
-		if t.is(j, ";") || t.is(j, "{") || t.is(j, "}") || t.tok(j).Directive {
-			break
-		}
+	for j := t.declarationStart(body, 256); j < body; j++ {
 		switch {
 		case t.is(j, "__global__") || t.is(j, "__device__"):
 			device = true
@@ -243,4 +240,17 @@ func (t *translator) declaredSpace(body int) (device, host bool) {
 		}
 	}
 	return device, host
+}
+
+// declarationStart returns the position of the first token of the
+// declaration that the k-th token belongs to: the one after the previous
+// ';', '{', '}' or directive, looking back over at most limit-1 tokens.
+func (t *translator) declarationStart(k, limit int) int {
+	j := k - 1
+	for ; j >= 0 && j > k-limit; j-- {
+		if t.isByte(j, ';') || t.isByte(j, '{') || t.isByte(j, '}') || t.tok(j).Directive {
+			break
+		}
+	}
+	return j + 1
 }

@@ -1013,9 +1013,9 @@ const halfHostKey = "(host arithmetic of half values)"
 // __hisnan, ...) to host code: CUDA 12.2 and later declare them __host__
 // __device__, HIP (ROCm 5.2 to 6.4) __device__ only, so a CPU reference
 // loop over __half values (HeCBench's nlll) compiles with nvcc and not
-// with hipcc. Each goes
-// through float and rounds once to half, as CUDA's host versions do. They
-// are templates whose parameters must be the exact types: a mixed
+// with hipcc. Each goes through float and rounds once to half, as CUDA's
+// host versions do. They are templates whose parameters must be the exact
+// types: a mixed
 // expression (a __half times a float), which HIP's conversions already
 // make ambiguous, stays as it was, and a ROCm's or the project's own plain
 // operators are preferred to them. Device code keeps HIP's operators (a
@@ -1094,13 +1094,8 @@ func (t *translator) halfInHostCode(k int) {
 // softmax-fused names __half only in "typedef __half Half;", and its host
 // code computes with Half.
 func (t *translator) typeAlias(k int) bool {
-	for j := k - 1; j >= 0 && j > k-32; j-- {
-		switch {
-		case t.isByte(j, ';') || t.isByte(j, '{') || t.isByte(j, '}') || t.tok(j).Directive:
-			return false
-		case t.is(j, "typedef"):
-			return true
-		case t.isByte(j, '=') && t.tok(j-1).Kind == lex.Ident && t.is(j-2, "using"):
+	for j := t.declarationStart(k, 32); j < k; j++ {
+		if t.is(j, "typedef") || t.isByte(j, '=') && t.tok(j-1).Kind == lex.Ident && t.is(j-2, "using") {
 			return true
 		}
 	}

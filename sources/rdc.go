@@ -55,10 +55,7 @@ func (t *translator) deviceDeclaration(k int) int {
 		return -1
 	}
 	extern := false
-	for j := k - 1; j >= 0 && j > k-64; j-- {
-		if t.isByte(j, ';') || t.isByte(j, '{') || t.isByte(j, '}') || t.tok(j).Directive {
-			break
-		}
+	for j := t.declarationStart(k, 64); j < k; j++ {
 		switch {
 		case t.is(j, "template"), t.is(j, "typedef"), t.is(j, "friend"):
 			return -1
@@ -189,10 +186,7 @@ func (t *translator) variableDefinition(j int) bool {
 		return false
 	}
 	device := false
-	for i := j - 1; i >= 0 && i > j-64; i-- {
-		if t.isByte(i, ';') || t.isByte(i, '{') || t.isByte(i, '}') || t.tok(i).Directive {
-			break
-		}
+	for i := t.declarationStart(j, 64); i < j; i++ {
 		switch {
 		case t.is(i, "extern"):
 			return false
