@@ -254,17 +254,12 @@ func (t *translator) conjunction(k int) condFrame {
 			if t.tok(m).Kind == lex.Ident && namesHIP(string(t.text(m))) {
 				hipExcluded = string(t.text(m))
 			}
-			if onAMD, ok := hipPlatformMacro(t.text(m)); ok && onAMD && t.endsTerm(t.termEnd(m)) {
-				platformFalse = true
-			}
 		}
-		if term && depth == 0 && t.is(j, "defined") && !t.is(j-1, "!") {
-			m := j + 1
-			if t.isByte(m, '(') {
-				m++
-			}
-			if onAMD, ok := hipPlatformMacro(t.text(m)); ok && !onAMD && t.endsTerm(t.termEnd(m)) {
-				platformFalse = true
+		if term && depth == 0 {
+			if m, end, not, ok := t.definedTest(j); ok && t.endsTerm(end) {
+				if onAMD, ok := hipPlatformMacro(t.text(m)); ok && onAMD == not {
+					platformFalse = true
+				}
 			}
 		}
 		switch {
@@ -912,42 +907,40 @@ func hipPlatformMacro(b []byte) (onAMD, ok bool) {
 // from j is a whole test of a platform macro (defined(M), defined M,
 // !defined(M), !defined M) and whether it holds for AMD GPUs.
 func (t *translator) platformCondition(j int) (holds, ok bool) {
-	not := t.is(j, "!")
-	if not {
+	m, end, not, ok := t.definedTest(j)
+	if !ok || !t.endsDirective(end) {
+		return false, false
+	}
+	onAMD, ok := hipPlatformMacro(t.text(m))
+	return onAMD != not, ok
+}
+
+// definedTest reads a test "defined M" or "defined(M)", after an optional
+// "!", from the token j: it returns the position of M, the position after
+// the test, whether it is negated, and ok when the tokens are one.
+func (t *translator) definedTest(j int) (m, end int, not, ok bool) {
+	if not = t.is(j, "!"); not {
 		j++
 	}
 	if !t.is(j, "defined") {
-		return false, false
+		return 0, 0, false, false
 	}
 	j++
-	paren := t.is(j, "(")
+	paren := t.isByte(j, '(')
 	if paren {
 		j++
 	}
-	onAMD, ok := hipPlatformMacro(t.text(j))
-	if !ok || t.tok(j).Kind != lex.Ident {
-		return false, false
+	if t.tok(j).Kind != lex.Ident {
+		return 0, 0, false, false
 	}
-	j++
+	m, end = j, j+1
 	if paren {
-		if !t.is(j, ")") {
-			return false, false
+		if !t.isByte(end, ')') {
+			return 0, 0, false, false
 		}
-		j++
+		end++
 	}
-	if !t.endsDirective(j) {
-		return false, false
-	}
-	return onAMD != not, true
-}
-
-// termEnd returns the position after the macro name at m of a defined
-// test: past its closing parenthesis when it has one.
-func (t *translator) termEnd(m int) int {
-	if t.isByte(m-1, '(') && t.isByte(m+1, ')') {
-		return m + 2
-	}
-	return m + 1
+	return m, end, not, true
 }
 
 // platformFrame is the frame of a platform test that holds for AMD GPUs
