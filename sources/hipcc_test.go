@@ -78,10 +78,7 @@ func poisonCUDAHeaders(t *testing.T, dir string) int {
 
 func TestTranslationsCompileWithHipcc(t *testing.T) {
 	hipcc := testtool.Require(t, "hipcc")
-	goldens := map[string]golden{}
-	for _, g := range loadGoldens(t) {
-		goldens[strings.TrimSuffix(filepath.Base(g.path), ".txtar")] = g
-	}
+	goldens := goldensByName(t)
 	dir := t.TempDir()
 	poisonDir := filepath.Join(dir, "poison")
 	if n := poisonCUDAHeaders(t, poisonDir); n < 10 {
@@ -110,9 +107,8 @@ func TestTranslationsCompileWithHipcc(t *testing.T) {
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			cmd := exec.Command(hipcc, "-x", "hip", "-std=c++17", "-fsyntax-only", "--offload-arch=gfx90a", "--offload-arch=gfx1030",
+			cmd := hipccCommand(hipcc, "-x", "hip", "-std=c++17", "-fsyntax-only", "--offload-arch=gfx90a", "--offload-arch=gfx1030",
 				"-I", poisonDir, src)
-			cmd.Env = append(os.Environ(), "HIP_PLATFORM=amd")
 			var stderr bytes.Buffer
 			cmd.Stderr = &stderr
 			if err := cmd.Run(); err != nil {
@@ -134,8 +130,7 @@ func TestPoisonCatchesLeaks(t *testing.T) {
 	poisonCUDAHeaders(t, poisonDir)
 	src := filepath.Join(dir, "leak.hip")
 	os.WriteFile(src, []byte("#include <hip/hip_runtime.h>\n#include <cuda_runtime.h>\n"), 0o644)
-	cmd := exec.Command(hipcc, "-x", "hip", "-fsyntax-only", "--offload-arch=gfx90a", "-I", poisonDir, src)
-	cmd.Env = append(os.Environ(), "HIP_PLATFORM=amd")
+	cmd := hipccCommand(hipcc, "-x", "hip", "-fsyntax-only", "--offload-arch=gfx90a", "-I", poisonDir, src)
 	out, err := cmd.CombinedOutput()
 	if err == nil || !strings.Contains(string(out), "leaked into a HIP translation") {
 		t.Fatalf("a CUDA include compiled despite the poisoned include path:\n%s", out)
@@ -163,10 +158,7 @@ var hostRunCases = []string{"polyfill_half_host_arithmetic", "polyfill_host_math
 
 func TestHostProgramsRun(t *testing.T) {
 	hipcc := testtool.Require(t, "hipcc")
-	goldens := map[string]golden{}
-	for _, g := range loadGoldens(t) {
-		goldens[strings.TrimSuffix(filepath.Base(g.path), ".txtar")] = g
-	}
+	goldens := goldensByName(t)
 	dir := t.TempDir()
 	poisonDir := filepath.Join(dir, "poison")
 	poisonCUDAHeaders(t, poisonDir)
@@ -181,8 +173,7 @@ func TestHostProgramsRun(t *testing.T) {
 			if err := os.WriteFile(src, out, 0o644); err != nil {
 				t.Fatal(err)
 			}
-			cmd := exec.Command(hipcc, "-x", "hip", "-std=c++17", "--offload-arch=gfx90a", "-I", poisonDir, "-o", bin, src)
-			cmd.Env = append(os.Environ(), "HIP_PLATFORM=amd")
+			cmd := hipccCommand(hipcc, "-x", "hip", "-std=c++17", "--offload-arch=gfx90a", "-I", poisonDir, "-o", bin, src)
 			if msg, err := cmd.CombinedOutput(); err != nil {
 				t.Fatalf("hipcc failed: %v\n%s", err, filterHipccNoise(string(msg)))
 			}
@@ -201,14 +192,8 @@ func TestHostProgramsRun(t *testing.T) {
 // compiles with it.
 func TestRelocatableDeviceCodeNeedsRDC(t *testing.T) {
 	hipcc := testtool.Require(t, "hipcc")
-	var g *golden
-	for _, c := range loadGoldens(t) {
-		if strings.TrimSuffix(filepath.Base(c.path), ".txtar") == "diag_relocatable_device_code" {
-			g = &c
-			break
-		}
-	}
-	if g == nil {
+	g, ok := goldensByName(t)["diag_relocatable_device_code"]
+	if !ok {
 		t.Fatal("golden case diag_relocatable_device_code not found")
 	}
 	out, _ := Translate(g.name, g.input, g.opts)
@@ -219,8 +204,7 @@ func TestRelocatableDeviceCodeNeedsRDC(t *testing.T) {
 	}
 	compile := func(extra ...string) (string, error) {
 		args := append([]string{"-x", "hip", "-std=c++17", "--offload-arch=gfx90a", "-c", "-o", filepath.Join(dir, "k.o")}, extra...)
-		cmd := exec.Command(hipcc, append(args, src)...)
-		cmd.Env = append(os.Environ(), "HIP_PLATFORM=amd")
+		cmd := hipccCommand(hipcc, append(args, src)...)
 		msg, err := cmd.CombinedOutput()
 		return string(msg), err
 	}
@@ -230,4 +214,23 @@ func TestRelocatableDeviceCodeNeedsRDC(t *testing.T) {
 	if msg, err := compile("-fgpu-rdc"); err != nil {
 		t.Errorf("with -fgpu-rdc: hipcc failed: %v\n%s", err, filterHipccNoise(msg))
 	}
+}
+
+// goldensByName returns the golden cases by name: the file's, without
+// .txtar.
+func goldensByName(t *testing.T) map[string]golden {
+	goldens := map[string]golden{}
+	for _, g := range loadGoldens(t) {
+		goldens[strings.TrimSuffix(filepath.Base(g.path), ".txtar")] = g
+	}
+	return goldens
+}
+
+// hipccCommand runs hipcc with args for AMD GPUs: Debian's hipcc picks
+// NVIDIA's platform whenever nvcc is on PATH, unless HIP_PLATFORM says
+// otherwise.
+func hipccCommand(hipcc string, args ...string) *exec.Cmd {
+	cmd := exec.Command(hipcc, args...)
+	cmd.Env = append(os.Environ(), "HIP_PLATFORM=amd")
+	return cmd
 }
