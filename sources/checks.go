@@ -60,6 +60,7 @@ const (
 	spRegister
 	spOperator
 	spFloat2BF162
+	spMakeBF162
 	spFfsll
 	spMakeUint3
 	spHalfType
@@ -105,6 +106,7 @@ func specialList() map[string]specialName {
 	add(spCUDAArch, "__CUDA_ARCH__")
 	add(spFloats2BF162, "__floats2bfloat162_rn")
 	add(spFloat2BF162, "__float2bfloat162_rn")
+	add(spMakeBF162, "make_bfloat162")
 	add(spHasInclude, "__has_include")
 	add(spMinMax, "min", "max")
 	add(spAtomicAdd, "atomicAdd")
@@ -307,6 +309,8 @@ func (t *translator) special(k int, b []byte) (next int, handled bool) {
 		return k + 1, t.floatsToBFloat162(k)
 	case spFloat2BF162:
 		return k + 1, t.floatToBFloat162(k)
+	case spMakeBF162:
+		return k + 1, t.makeBFloat162(k)
 	case spHasInclude:
 		t.hasInclude(k)
 		return k + 1, true
@@ -828,23 +832,62 @@ func waves(n uint64) string {
 // has from ROCm 5.7 and hipgen polyfills before. It reports whether it
 // did; a call with other arguments is left to the table, which reports it.
 func (t *translator) floatsToBFloat162(k int) bool {
-	args, close, ok := t.call(k)
+	args, close, ok := t.bfloat16Call(k, "__floats2bfloat162_rn")
 	if !ok || len(args) != 2 {
 		return false
 	}
 	t.insert(int(t.tok(k+1).End), "make_float2(")
 	t.insert(int(t.tok(close).Start), ")")
 	const to = "__float22bfloat162_rn"
-	if !t.usePolyfill(k, []byte(to)) {
-		name := to
-		if e, ok := t.lookupIdent([]byte(to)); ok {
-			t.applyEntry(k, e)
-			name = e.HIP
-		}
-		t.setReplacement(k, name)
-	}
+	t.renameBFloat16Call(k, to)
 	t.report(k, diag.Note, "polyfill", "__floats2bfloat162_rn(a, b) became "+to+"(make_float2(a, b)): HIP has no __floats2bfloat162_rn, and the float2 form converts the same way"+oncePerFile)
 	return true
+}
+
+// makeBFloat162 rewrites the call make_bfloat162(x, y) at k, which CUDA
+// 12.2 added and no HIP release has (ROCm/clr's amd_hip_bf16.h to 6.x;
+// FlashInfer's vector types), as __halves2bfloat162(x, y), which pairs the
+// same two values, HIP's from ROCm 5.7 and a polyfill before. It reports
+// whether it did.
+func (t *translator) makeBFloat162(k int) bool {
+	args, _, ok := t.bfloat16Call(k, "make_bfloat162")
+	if !ok || len(args) != 2 {
+		return false
+	}
+	const to = "__halves2bfloat162"
+	t.renameBFloat16Call(k, to)
+	t.report(k, diag.Note, "polyfill", "make_bfloat162(x, y) became "+to+"(x, y): HIP has no make_bfloat162, and "+to+" pairs the same values"+oncePerFile)
+	return true
+}
+
+// bfloat16Call returns the arguments and the closing parenthesis of the
+// call at k of the CUDA bfloat16 function name, which a rewrite may
+// replace: not when the file defines a function of that name itself (a
+// fallback for older CUDA releases, compiled for HIP), nor at the name of
+// such a definition.
+func (t *translator) bfloat16Call(k int, name string) (args [][2]int, close int, ok bool) {
+	if !t.plainCall(k) || t.definesFunction(name) {
+		return nil, 0, false
+	}
+	args, close, ok = t.call(k)
+	if !ok || t.is(close+1, "{") {
+		return nil, 0, false
+	}
+	return args, close, true
+}
+
+// renameBFloat16Call renames the call at k to the bfloat16 function to:
+// the polyfill for the target ROCm, or the table's HIP name.
+func (t *translator) renameBFloat16Call(k int, to string) {
+	if t.usePolyfill(k, []byte(to)) {
+		return
+	}
+	name := to
+	if e, ok := t.lookupIdent([]byte(to)); ok {
+		t.applyEntry(k, e)
+		name = e.HIP
+	}
+	t.setReplacement(k, name)
 }
 
 // floatToBFloat162 rewrites __float2bfloat162_rn(a), which HIP lacks in
@@ -853,7 +896,7 @@ func (t *translator) floatsToBFloat162(k int) bool {
 // a rounded to the nearest bfloat16 in both halves, as CUDA's does. Each
 // of the two becomes HIP's for the target ROCm, or a polyfill before 5.7.
 func (t *translator) floatToBFloat162(k int) bool {
-	args, close, ok := t.call(k)
+	args, close, ok := t.bfloat16Call(k, "__float2bfloat162_rn")
 	if !ok || len(args) != 1 {
 		return false
 	}

@@ -154,7 +154,7 @@ func (t *translator) archCondition(k int) condFrame {
 	if onAMD, ok := t.platformCondition(j); ok {
 		return platformFrame(onAMD)
 	}
-	if t.isByte(j, '(') && t.isVersionMacro(j+1) && t.isByte(j+4, ')') && t.endsDirective(j+5) {
+	if vt, ok := t.versionTestAt(j + 1); ok && t.isByte(j, '(') && t.isByte(vt.num+1, ')') && t.endsDirective(vt.num+2) {
 		return t.versionCondition(k, j+1) // "#if (CUDART_VERSION >= N)", as without the parentheses
 	}
 	if (t.is(j, "__CUDA_ARCH__") || t.is(j, "__HIP_DEVICE_COMPILE__")) && t.endsDirective(j+1) {
@@ -288,7 +288,7 @@ func (t *translator) conjunction(k int) condFrame {
 		case term && depth == 0 && version < 0 && t.isVersionMacro(j) && j > k+2:
 			// "... && CUDART_VERSION >= 11070": a lone comparison is
 			// versionCondition's, one among other terms is false so.
-			if falseAtZero(string(t.text(j+1))) && t.tok(j+2).Directive && t.tok(j+2).Kind == lex.Number && t.endsTerm(j+3) {
+			if vt, ok := t.versionTestAt(j); ok && falseAtZero(string(t.text(vt.op))) && t.endsTerm(vt.num+1) {
 				version, bare = j, true
 			} else if older < 0 && t.olderTest(j, t.endsTerm) {
 				older = j
@@ -328,7 +328,7 @@ func (t *translator) conjunction(k int) condFrame {
 	case derived >= 0 && t.deadMacroTest(derived):
 		return condFrame{dead: true}
 	case version >= 0:
-		test := t.quotedTest(version)
+		test := t.quotedVersionTest(version)
 		if hipExcluded != "" {
 			t.report(version, diag.Note, checkCUDAArch, "this block is for NVIDIA GPUs only (!defined("+hipExcluded+"), and HIP does not define "+string(t.text(version))+", so "+test+" is false): it is never compiled for AMD GPUs")
 		} else {
@@ -387,6 +387,67 @@ func (t *translator) archAlternative(k int) {
 // hipcc does not define.
 func (t *translator) isVersionMacro(j int) bool {
 	return t.is(j, "CUDART_VERSION") || t.is(j, "CUDA_VERSION") || t.is(j, "__CUDACC_VER_MAJOR__")
+}
+
+// versionTest is a comparison in an #if of CUDA's release with a number,
+// by the indexes of its tokens: the first, the operator and the number.
+// The release is a macro ("CUDART_VERSION >= 11000") or a sum of products
+// of nvcc's release macros and numbers in which every product names one
+// ("__CUDACC_VER_MAJOR__ * 10000 + __CUDACC_VER_MINOR__ * 100 < 120200",
+// as FlashInfer and TensorRT-LLM write it), which is 0 under hipcc, as the
+// lone macro is.
+type versionTest struct{ start, op, num int }
+
+// versionTestAt returns the comparison of CUDA's release that starts at
+// the token j, if there is one (see versionTest).
+func (t *translator) versionTestAt(j int) (versionTest, bool) {
+	if !t.isVersionMacro(j) || !t.tok(j).Directive {
+		return versionTest{}, false
+	}
+	named := true // the current product names a release macro
+	i := j + 1
+	for ; t.tok(i+1).Directive && (t.is(i, "*") || t.is(i, "+")); i += 2 {
+		if t.is(i, "+") {
+			if !named {
+				return versionTest{}, false
+			}
+			named = false
+		}
+		switch o := i + 1; {
+		case t.isVersionMacro(o) || t.is(o, "__CUDACC_VER_MINOR__") || t.is(o, "__CUDACC_VER_BUILD__"):
+			named = true
+		case t.tok(o).Kind != lex.Number:
+			return versionTest{}, false
+		}
+	}
+	switch string(t.text(i)) {
+	case "<", "<=", ">", ">=", "==":
+	default:
+		return versionTest{}, false
+	}
+	if !named || !t.tok(i+1).Directive || t.tok(i+1).Kind != lex.Number {
+		return versionTest{}, false
+	}
+	return versionTest{start: j, op: i, num: i + 1}, true
+}
+
+// quotedVersionTest quotes, for a message, the comparison of CUDA's
+// release that starts at j (see versionTest).
+func (t *translator) quotedVersionTest(j int) string {
+	vt, ok := t.versionTestAt(j)
+	if !ok {
+		return t.quotedTest(j)
+	}
+	var b strings.Builder
+	b.WriteByte('"')
+	for i := vt.start; i <= vt.num; i++ {
+		if i > vt.start {
+			b.WriteByte(' ')
+		}
+		b.Write(t.text(i))
+	}
+	b.WriteByte('"')
+	return b.String()
 }
 
 // quotedTest quotes, for a message, the comparison whose first token is j:
@@ -467,7 +528,7 @@ func (t *translator) falseVersionTest(from, to int) int {
 			term = true
 			continue
 		case term && depth == 0 && t.isVersionMacro(j):
-			if falseAtZero(string(t.text(j+1))) && t.tok(j+2).Kind == lex.Number && bounded(j+3) {
+			if vt, ok := t.versionTestAt(j); ok && falseAtZero(string(t.text(vt.op))) && bounded(vt.num+1) {
 				falseTerm = true
 				if first < 0 {
 					first = j
@@ -592,19 +653,20 @@ func (t *translator) redefinedInBlock(k int) string {
 //     compile there. One that ports stays, with a warning.
 //   - "== N" stays false.
 func (t *translator) versionCondition(k, j int) condFrame {
-	macro, op := string(t.text(j)), string(t.text(j+1))
-	if v := t.tok(j + 2); !v.Directive || v.Kind != lex.Number {
+	vt, ok := t.versionTestAt(j)
+	if !ok {
 		return condFrame{}
 	}
-	if t.tok(j+3).Directive && !t.is(j+3, "#") && !(t.isByte(j-1, '(') && t.isByte(j+3, ')')) {
+	macro, op := string(t.text(j)), string(t.text(vt.op))
+	if after := vt.num + 1; t.tok(after).Directive && !t.is(after, "#") && !(t.isByte(j-1, '(') && t.isByte(after, ')')) {
 		return condFrame{}
 	}
-	test := t.quotedTest(j)
+	test := t.quotedVersionTest(j)
 	switch op {
 	case ">=", ">":
 		if why := t.blockUnportable(k); why == "" {
 			t.insert(int(t.tok(j).Start), "("+hipDefined+" || ")
-			t.insert(int(t.tok(j+2).End), ")")
+			t.insert(int(t.tok(vt.num).End), ")")
 			t.report(j, diag.Note, checkCUDAArch, "HIP does not define "+macro+", but the block under "+test+" uses only what ROCm "+t.ver.String()+" provides: the condition now holds for HIP")
 			return condFrame{}
 		}
@@ -626,8 +688,9 @@ func (t *translator) versionCondition(k, j int) condFrame {
 // is made false for HIP (the condition's other terms, if any, are joined
 // by &&).
 func (t *translator) olderRelease(k, j int) condFrame {
-	macro, num, test := string(t.text(j)), string(t.text(j+2)), t.quotedTest(j)
-	if line := t.portableCounterpart(k, macro, num); line > 0 {
+	vt, _ := t.versionTestAt(j)
+	macro, num, test := string(t.text(j)), string(t.text(vt.num)), t.quotedVersionTest(j)
+	if line := t.portableCounterpart(k, vt); line > 0 {
 		t.insert(int(t.tok(j).Start), "!("+hipDefined+") && ")
 		t.report(j, diag.Note, checkCUDAArch, "HIP does not define "+macro+"; "+test+" guards the fallback for CUDA releases older than the block at line "+strconv.Itoa(line)+", which HIP compiles: the condition now excludes HIP")
 		return condFrame{dead: true}
@@ -655,8 +718,12 @@ func (t *translator) excludesHIP(k int) bool {
 // release macro is older than a version: "CUDART_VERSION < 11000" (or <=)
 // followed by end, the token that must come after it.
 func (t *translator) olderTest(j int, end func(int) bool) bool {
-	op := string(t.text(j + 1))
-	return t.isVersionMacro(j) && (op == "<" || op == "<=") && t.tok(j+2).Directive && t.tok(j+2).Kind == lex.Number && end(j+3)
+	vt, ok := t.versionTestAt(j)
+	if !ok {
+		return false
+	}
+	op := string(t.text(vt.op))
+	return (op == "<" || op == "<=") && end(vt.num+1)
 }
 
 // hipDefined is true under hipcc (both passes) and HIP-CPU.
@@ -683,8 +750,13 @@ func (t *translator) blockUnportable(k int) string {
 			continue
 		}
 		b := t.text(i)
-		if sp, ok := t.names.special[string(b)]; ok && (sp.kind == spAsm || sp.kind == spHopper) {
-			return string(b)
+		if sp, ok := t.names.special[string(b)]; ok {
+			switch sp.kind {
+			case spAsm, spHopper:
+				return string(b)
+			case spFloats2BF162, spFloat2BF162, spMakeBF162:
+				continue // rewritten as what HIP has
+			}
 		}
 		if why := t.unportableCallForm(i); why != "" {
 			return why
@@ -745,18 +817,25 @@ func (t *translator) unportableHeader(pk int) string {
 	return "<" + p + ">"
 }
 
-// portableCounterpart returns the line of an "#if MACRO >= N" (or >) block
-// with the same macro and N whose content ports, or 0.
-func (t *translator) portableCounterpart(k int, macro, num string) int {
+// portableCounterpart returns the line of an "#if RELEASE >= N" (or >)
+// block, with the release and N of the comparison vt ("RELEASE < N"), whose
+// content ports, or 0.
+func (t *translator) portableCounterpart(k int, vt versionTest) int {
 	for _, sc := range t.scopes { // the '#' of every #if and #elif is there
 		i := int(sc)
 		if i == k || i+4 >= len(t.toks) || t.toks[i].Kind != lex.Punct || !t.is(i+1, "if") && !t.is(i+1, "elif") {
 			continue
 		}
-		if !t.is(i+2, macro) || !t.is(i+3, ">=") && !t.is(i+3, ">") || !t.is(i+4, num) {
+		ct, ok := t.versionTestAt(i + 2)
+		if !ok || ct.op-ct.start != vt.op-vt.start || !t.is(ct.op, ">=") && !t.is(ct.op, ">") ||
+			!bytes.Equal(t.text(ct.num), t.text(vt.num)) {
 			continue
 		}
-		if t.tok(i+5).Directive && !t.is(i+5, "#") {
+		same := true
+		for d := 0; d < vt.op-vt.start; d++ {
+			same = same && bytes.Equal(t.text(ct.start+d), t.text(vt.start+d))
+		}
+		if !same || t.tok(ct.num+1).Directive && !t.is(ct.num+1, "#") {
 			continue
 		}
 		if t.blockUnportable(i) == "" {
