@@ -394,7 +394,18 @@ func (t *translator) inlineAsm(k int) int {
 	if close == j+2 && t.tok(j+1).Kind == lex.String && t.tok(k-1).Kind == lex.Ident && !t.tok(k-1).Directive && !cppKeywords[string(t.text(k-1))] {
 		return close + 1
 	}
-	if kind := asmKind(t.asmTemplate(j+1, close)); kind != asmPTX {
+	kind := asmKind(t.asmTemplate(j+1, close))
+	switch kind {
+	case asmEmpty, asmAMD:
+		return close + 1
+	case asmCPU:
+		// A CPU's assembly outside device code (Boost's rounding
+		// control, a timestamp read): hipcc's host pass compiles it as
+		// nvcc's host compiler does.
+		if !t.inDeviceFunction(k) {
+			return close + 1
+		}
+		t.report(k, diag.Error, "inline-asm", "inline assembly in device code, without a PTX or AMDGCN instruction, cannot run on AMD GPUs; replace it with HIP intrinsics or guard it with #if !defined(__HIP_PLATFORM_AMD__)")
 		return close + 1
 	}
 	what := ""
@@ -522,7 +533,11 @@ const (
 	asmPTX   asmLanguage = iota // PTX, or not known to be anything else
 	asmEmpty                    // no instructions: a compiler barrier
 	asmAMD                      // AMDGCN assembly
+	asmCPU                      // no PTX instruction, nor AMDGCN: a CPU's assembly
 )
+
+// ptxPlainWords are the PTX instructions written without a suffix.
+var ptxPlainWords = map[string]bool{"trap": true, "exit": true, "ret": true, "brkpt": true, "bra": true, "call": true, "pmevent": true}
 
 // asmKind tells what language an asm template is written in, from the
 // first word of each statement: AMDGCN instructions begin v_, s_, ds_,
@@ -530,13 +545,16 @@ const (
 // while nearly every PTX instruction carries a type or state suffix after
 // one (mov.u32, ld.global.nc, mma.sync). A template with an AMDGCN
 // instruction and no dotted one is AMDGCN; one without instructions is
-// empty; anything else counts as PTX.
+// empty; one whose instructions all lack a dot and are neither AMDGCN nor
+// one of PTX's few plain ones (trap, exit, ret, bra...) is a CPU's (x86's
+// fldcw and rdtsc, Arm's dmb ish, PowerPC's mffs): whether it is depends
+// on where it is (see inlineAsm); anything else counts as PTX.
 func asmKind(template []byte) asmLanguage {
 	// Statements end at newlines (written \n) and semicolons; a line
 	// continuation inside the literal joins its lines.
 	text := bytes.ReplaceAll(template, []byte("\\\n"), nil)
 	text = bytes.ReplaceAll(bytes.ReplaceAll(text, []byte(`\n`), []byte("\n")), []byte(`\t`), []byte(" "))
-	amd, other := false, false
+	amd, other, ptx := false, false, false
 	for _, stmt := range bytes.FieldsFunc(text, func(r rune) bool { return r == '\n' || r == ';' || r == '{' || r == '}' }) {
 		words := bytes.Fields(stmt)
 		if len(words) == 0 {
@@ -549,8 +567,8 @@ func asmKind(template []byte) asmLanguage {
 		switch {
 		case w[len(w)-1] == ':' || !(w[0] >= 'a' && w[0] <= 'z' || w[0] >= 'A' && w[0] <= 'Z'):
 			// A label, a directive (.reg), a comment or an operand.
-		case bytes.IndexByte(w, '.') >= 0:
-			other = true
+		case bytes.IndexByte(w, '.') >= 0 || ptxPlainWords[string(w)]:
+			other, ptx = true, true
 		case amdMnemonic(w):
 			amd = true
 		default:
@@ -562,6 +580,8 @@ func asmKind(template []byte) asmLanguage {
 		return asmAMD
 	case !amd && !other:
 		return asmEmpty
+	case !amd && !ptx:
+		return asmCPU
 	}
 	return asmPTX
 }
