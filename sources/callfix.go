@@ -18,10 +18,6 @@ type callFix struct {
 	cast    string // the cast, e.g. "reinterpret_cast<void**>"
 	why     string
 	missing string // argument to append when the call has args arguments, instead of a cast
-	// newForm names a CUDA release that added a form with args arguments
-	// which HIP's function lacks: such a call is reported, not patched
-	// (see newCallForm).
-	newForm string
 	// rename is the HIP function that takes the form with args arguments
 	// (one fewer, with missing appended, when CUDA's last has a default):
 	// HIP gives that form its own name (see renameCall).
@@ -45,9 +41,9 @@ var callFixes = map[string]callFix{
 	"cudaHostAlloc":              {args: 3, arg: 0, cast: "reinterpret_cast<void**>", why: "takes void**, with no template overload for T**"},
 	"cudaMallocPitch":            {args: 4, arg: 0, cast: "reinterpret_cast<void**>", why: "takes void**, with no template overload for T**"},
 	"cudaMallocAsync":            {args: 3, arg: 0, cast: "reinterpret_cast<void**>", why: "takes void**, with no template overload for T**"},
+	"cudaHostGetDevicePointer":   {args: 3, arg: 0, cast: "reinterpret_cast<void**>", why: "takes void**, with no template overload for T**"},
 	"cudaMalloc3DArray":          {args: 3, missing: "0", why: "has no default for its flags argument"},
 	"cudaStreamWaitEvent":        {args: 2, missing: "0", why: "has no default for its flags argument"},
-	"cudaMemPrefetchAsync":       {args: 5, newForm: "CUDA 13", why: "takes a device number, not a cudaMemLocation and flags"},
 	"cudaGraphInstantiate":       {args: 3, missing: "0", rename: "cudaGraphInstantiateWithFlags", why: "keeps CUDA 11's five arguments (error node, log buffer and size); CUDA 12's form with flags"},
 	// hipSPARSE's hipsparse.h at the ROCm tags: SpSV_solve takes the
 	// buffer before 6.0, SpSM_solve in every release to 6.2.
@@ -63,10 +59,6 @@ var callFixes = map[string]callFix{
 // '<' is still open. A different count after that means the call already
 // has what was missing, or is not understood: it is then left alone.
 func (t *translator) fixCall(k int, fix callFix, e hipmap.Entry) {
-	if fix.newForm != "" {
-		t.newCallForm(k, fix, e)
-		return
-	}
 	if fix.rename != "" {
 		t.renameCall(k, fix, e)
 		return
@@ -153,26 +145,22 @@ func (t *translator) joinTemplateArgs(args [][2]int) (joined [][2]int, ok bool) 
 	return joined, open == 0
 }
 
-// newCallHIP names, by HIP name, the functions of the newForm and rename
-// fixes, whose calls an earlier translation renamed.
-var newCallHIP = map[string]string{"hipMemPrefetchAsync": "cudaMemPrefetchAsync", "hipGraphInstantiate": "cudaGraphInstantiate"}
+// renamedCallHIP names, by HIP name, the functions of the rename fixes,
+// whose calls an earlier translation renamed.
+var renamedCallHIP = map[string]string{"hipGraphInstantiate": "cudaGraphInstantiate"}
 
 // unportableCallForm returns, for a call at k of a form that a fix cannot
-// port to the target ROCm (see callFix.newForm and callFix.rename), what
-// it is, and "" for any other token. The function may be named by its
-// CUDA name or by the HIP name an earlier translation gave it.
+// port to the target ROCm (see callFix.rename), what it is, and "" for any
+// other token. The function may be named by its CUDA name or by the HIP
+// name an earlier translation gave it.
 func (t *translator) unportableCallForm(k int) string {
 	b := string(t.text(k))
-	for _, name := range [2]string{b, newCallHIP[b]} {
+	for _, name := range [2]string{b, renamedCallHIP[b]} {
 		f, ok := callFixes[name]
-		if !ok || f.newForm == "" && (f.rename == "" || t.renameAvailable(f)) {
+		if !ok || f.rename == "" || t.renameAvailable(f) {
 			continue
 		}
-		n := t.callArgs(k)
-		switch {
-		case f.newForm != "" && n == f.args:
-			return "the " + f.newForm + " form of " + name
-		case f.rename != "" && (n == f.args || n == f.args-1):
+		if n := t.callArgs(k); n == f.args || n == f.args-1 {
 			return "the " + strconv.Itoa(n) + "-argument form of " + name
 		}
 	}
@@ -200,14 +188,6 @@ func (t *translator) callArgs(k int) int {
 		return len(args)
 	}
 	return -1
-}
-
-// newCallForm reports the call at k of a form of e's function that HIP's
-// lacks (see callFix.newForm).
-func (t *translator) newCallForm(k int, fix callFix, e hipmap.Entry) {
-	if t.callArgs(k) == fix.args {
-		t.report(k, diag.Error, "unsupported-api", "the "+fix.newForm+" form of "+e.CUDA+" ("+strconv.Itoa(fix.args)+" arguments) has no HIP counterpart: "+e.HIP+" "+fix.why)
-	}
 }
 
 // renameCall gives the call at k of e's function, when it has fix.args

@@ -61,6 +61,7 @@ const (
 	spOperator
 	spFloat2BF162
 	spMakeBF162
+	spMemLocation
 	spFfsll
 	spMakeUint3
 	spHalfType
@@ -107,6 +108,7 @@ func specialList() map[string]specialName {
 	add(spFloats2BF162, "__floats2bfloat162_rn")
 	add(spFloat2BF162, "__float2bfloat162_rn")
 	add(spMakeBF162, "make_bfloat162")
+	add(spMemLocation, "cudaMemPrefetchAsync", "cudaMemAdvise", "cudaMemPrefetchAsync_v2", "cudaMemAdvise_v2", "hipMemPrefetchAsync", "hipMemAdvise")
 	add(spHasInclude, "__has_include")
 	add(spMinMax, "min", "max")
 	add(spAtomicAdd, "atomicAdd")
@@ -311,6 +313,11 @@ func (t *translator) special(k int, b []byte) (next int, handled bool) {
 		return k + 1, t.floatToBFloat162(k)
 	case spMakeBF162:
 		return k + 1, t.makeBFloat162(k)
+	case spMemLocation:
+		if t.memLocationCall(k, s) {
+			return k + 1, true
+		}
+		return 0, false
 	case spHasInclude:
 		t.hasInclude(k)
 		return k + 1, true

@@ -99,15 +99,18 @@ func (t *translator) conditional(k int, word string) {
 		if n := len(t.conds); n > 0 {
 			// The previous branch's state must not colour this one's findings.
 			all, taken := t.conds[n-1].allArch, t.conds[n-1].elseDead
+			if taken {
+				// hipcc took an earlier branch (a platform test, or a
+				// comparison that holds for it): this one and those
+				// after it are dead, whatever their conditions say.
+				t.conds[n-1] = condFrame{dead: true, platform: true, elseDead: true}
+				t.updateDeadOnHIP()
+				break
+			}
 			t.conds[n-1] = condFrame{}
 			t.updateDeadOnHIP()
 			f := t.archCondition(k)
 			f.allArch = all && f.archTest
-			if taken {
-				// hipcc took an earlier branch, by a platform test: this
-				// one and those after it are dead.
-				f = condFrame{dead: true, platform: true, elseDead: true}
-			}
 			t.conds[n-1] = f
 		}
 	case "else":
@@ -197,10 +200,20 @@ func (t *translator) archCondition(k int) condFrame {
 	}
 	op := string(t.text(j + 1))
 	if op == "<" || op == "<=" {
-		if v := t.tok(j + 2); v.Directive && (v.Kind == lex.Number || v.Kind == lex.Ident) && t.olderArchBlock(k, j) {
+		v := t.tok(j + 2)
+		if !v.Directive || v.Kind != lex.Number && v.Kind != lex.Ident {
+			return condFrame{}
+		}
+		if t.olderArchBlock(k, j) {
 			// The condition now excludes HIP, as a translation of the
 			// output will read it.
 			return platformFrame(false)
+		}
+		if j == k+2 && t.endsDirective(j+3) {
+			// "#if __CUDA_ARCH__ < 700" alone holds in both of hipcc's
+			// passes: its #else, for newer NVIDIA GPUs, is never
+			// compiled (cuda-samples' PTX acquire loads).
+			return platformFrame(true)
 		}
 		return condFrame{}
 	}

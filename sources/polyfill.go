@@ -191,6 +191,11 @@ __host__ __device__ static inline float hipgen_bfloat162float(B b) { return stat
 		m[hostMathKey(h.name)] = hostMathPolyfill(h)
 	}
 	m[hostSpecialKey] = hostSpecial
+	m[memLocationKey] = memLocation
+	m["cudaMemLocationTypeHost"] = memLocationHost
+	for _, n := range []string{"cudaMemLocationTypeHostNuma", "cudaMemLocationTypeHostNumaCurrent"} {
+		m[n] = polyfill{name: memLocationHost.name, typ: true, warn: true, why: memLocationHost.why, deps: []string{"cudaMemLocationTypeHost"}}
+	}
 	return m
 }
 
@@ -1226,4 +1231,77 @@ func (t *translator) shuffleOfAnyType(k int) {
 	}
 	t.notePolyfill(shuffleAnyKey, int(t.tok(k).Start))
 	t.report(k, diag.Note, "polyfill", "a warp shuffle in a file that names half or bfloat16 types: "+shuffleAny.why+oncePerFile)
+}
+
+// memLocationKey is the polyfill key of memLocation.
+const memLocationKey = "(unified memory calls with a cudaMemLocation)"
+
+// memLocation adds the forms of hipMemPrefetchAsync and hipMemAdvise that
+// take a location, as CUDA's have since CUDA 13 (cudaMemPrefetchAsync_v2
+// and cudaMemAdvise_v2 from 12.2; HeCBench's prefetch benchmark): HIP's
+// take a device number, hipCpuDeviceId for the host. The stand-ins are
+// overloads, templates whose parameter must be a hipMemLocation, so that
+// the calls stay as they are and a ROCm that has such overloads has its
+// own preferred. A location that is not a device is the host; a prefetch
+// with flags other than 0, which CUDA reserves, fails as CUDA's does.
+var memLocation = polyfill{name: "hipMemPrefetchAsync", overload: true,
+	why: "HIP's hipMemPrefetchAsync and hipMemAdvise take a device number, CUDA's (from CUDA 13, or their _v2 forms) a cudaMemLocation; overloads that take the location and pass its device (hipCpuDeviceId for the host) stand in, so that the calls stay as they are",
+	code: `#include <type_traits>
+template <class L>
+static inline typename std::enable_if<std::is_same<L, hipMemLocation>::value, hipError_t>::type
+hipMemPrefetchAsync(const void* p, size_t n, L loc, unsigned int flags, hipStream_t s = 0) {
+  if (flags != 0) return hipErrorInvalidValue;
+  return hipMemPrefetchAsync(p, n, loc.type == hipMemLocationTypeDevice ? loc.id : hipCpuDeviceId, s);
+}
+template <class L>
+static inline typename std::enable_if<std::is_same<L, hipMemLocation>::value, hipError_t>::type
+hipMemAdvise(const void* p, size_t n, hipMemoryAdvise advice, L loc) {
+  return hipMemAdvise(p, n, advice, loc.type == hipMemLocationTypeDevice ? loc.id : hipCpuDeviceId);
+}`}
+
+// memLocationHost stands in for cudaMemLocationTypeHost (and the NUMA
+// host locations), which HIP's hipMemLocationType lacks: a value of that
+// type that no HIP location has, which the overloads of memLocation take
+// for the host (hipCpuDeviceId). HIP's own calls with a location reject
+// it, hence the warning.
+var memLocationHost = polyfill{name: "hipgen_MemLocationTypeHost", typ: true, warn: true, deps: []string{memLocationKey},
+	why:  "HIP's hipMemLocationType has no host location; a value that hipgen's overloads of hipMemPrefetchAsync and hipMemAdvise take for the host (hipCpuDeviceId) stands in, and HIP's other calls with a location reject it",
+	code: "static const hipMemLocationType hipgen_MemLocationTypeHost = static_cast<hipMemLocationType>(2);"}
+
+// memLocationCall handles the call at k of name, cudaMemPrefetchAsync or
+// cudaMemAdvise (their _v2 forms, or HIP's names in a translation), when it
+// passes a location (see memLocation): five arguments to a prefetch, or
+// four in a file that names cudaMemLocation (four is also the older
+// prefetch with a stream, and every advice), or a _v2 form. The overloads
+// join the file, and a _v2 name becomes HIP's plain one. It reports
+// whether it renamed the call; the table renames the others.
+func (t *translator) memLocationCall(k int, name string) bool {
+	if !t.plainCall(k) {
+		return false
+	}
+	args, _, ok := t.call(k)
+	if !ok {
+		return false
+	}
+	v2 := strings.HasSuffix(name, "_v2")
+	prefetch := strings.Contains(name, "Prefetch")
+	names := bytes.Contains(t.src, []byte("cudaMemLocation")) || bytes.Contains(t.src, []byte("hipMemLocation"))
+	if !v2 && !(prefetch && len(args) == 5) && !(len(args) == 4 && names) {
+		return false
+	}
+	t.notePolyfill(memLocationKey, int(t.tok(k).Start))
+	t.needRuntime = true
+	if strings.HasPrefix(name, "hip") {
+		return false // a translation's call: it stays, with the overloads
+	}
+	t.report(k, diag.Note, "polyfill", "a unified memory call with a cudaMemLocation: "+memLocation.why+oncePerFile)
+	if !v2 {
+		return false
+	}
+	to := "hipMemAdvise"
+	if prefetch {
+		to = "hipMemPrefetchAsync"
+	}
+	t.replace(k, to)
+	return true
 }
