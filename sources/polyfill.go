@@ -192,6 +192,7 @@ __host__ __device__ static inline float hipgen_bfloat162float(B b) { return stat
 	}
 	m[hostSpecialKey] = hostSpecial
 	m[memLocationKey] = memLocation
+	m[half2MemberKey] = half2Member
 	m["cudaMemLocationTypeHost"] = memLocationHost
 	for _, n := range []string{"cudaMemLocationTypeHostNuma", "cudaMemLocationTypeHostNumaCurrent"} {
 		m[n] = polyfill{name: memLocationHost.name, typ: true, warn: true, why: memLocationHost.why, deps: []string{"cudaMemLocationTypeHost"}}

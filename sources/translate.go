@@ -230,6 +230,10 @@ type fileFacts struct {
 	// deadOnlyMacro), once macrosOnce has run.
 	macrosOnce sync.Once
 	macros     map[string]macroDef
+	// half2 holds the names the file declares as __half2 or half2 (see
+	// half2Names), once half2Once has run.
+	half2Once sync.Once
+	half2     map[string]bool
 }
 
 // macroDef is what a file's #define directives of one name say.
@@ -505,6 +509,13 @@ func (t *translator) runRange(k, end int) int {
 			if tk.End-tk.Start >= 3 && t.launchBracket(k) == '<' {
 				k = t.launch(k)
 				continue
+			}
+			if tk.End-tk.Start == 1 && t.src[tk.Start] == '=' && t.isByte(k+1, '{') && t.isByte(k+2, '}') {
+				t.half2EmptyAssign(k - 1)
+			}
+			if c := t.src[tk.Start]; (c == '.' && tk.End-tk.Start == 1 || c == '-' && tk.End-tk.Start == 2 && t.src[tk.Start+1] == '>') &&
+				(t.isByte(k+1, 'x') || t.isByte(k+1, 'y')) {
+				t.half2MemberUse(k + 1)
 			}
 		case lex.Number:
 			t.number(k)

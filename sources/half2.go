@@ -1,0 +1,177 @@
+package sources
+
+import (
+	"bytes"
+	"sort"
+
+	"github.com/hipgen/hipgen/diag"
+	"github.com/hipgen/hipgen/sources/hipmap"
+	"github.com/hipgen/hipgen/sources/lex"
+)
+
+// half2MembersFrom is the ROCm release whose __half2 has CUDA's members:
+// before it, x and y are unsigned short, the raw bits of each half
+// (amd_hip_fp16.h to ROCm 5.7), so that __half2float(v.x) converts the
+// bits as an integer (1.5 reads 15872) and v.x = h stores h's value
+// truncated to an integer: silently wrong, where CUDA's x and y are
+// __half.
+var half2MembersFrom = hipmap.Version{Major: 6, Minor: 0}
+
+// half2MemberKey is the polyfill key of half2Member.
+const half2MemberKey = "(__half2 members x and y as __half)"
+
+// half2Member gives __half2's x and y as __half, by reference, as CUDA's
+// members are: reads, stores and addresses all see the half. Overloads
+// for __half2 (lvalue, const, rvalue) reinterpret the member's bits, which
+// __half holds in a union with unsigned short; any other type gets its own
+// member through the template, so that a name taken for a __half2 that is
+// another type in some scope keeps its meaning.
+var half2Member = polyfill{name: "hipgen_half2_x",
+	why: "ROCm before 6.0 gives __half2's x and y as unsigned short, the raw bits of each half, where CUDA's are __half (reading them converts the bits as an integer, storing a __half truncates its value); a function that gives the member as a __half, by reference, stands in",
+	code: `#include <hip/hip_fp16.h>
+template <class T>
+__host__ __device__ static inline auto hipgen_half2_x(T&& v) -> decltype((static_cast<T&&>(v).x)) { return static_cast<T&&>(v).x; }
+template <class T>
+__host__ __device__ static inline auto hipgen_half2_y(T&& v) -> decltype((static_cast<T&&>(v).y)) { return static_cast<T&&>(v).y; }
+__host__ __device__ static inline __half& hipgen_half2_x(__half2& v) { return *reinterpret_cast<__half*>(&v.x); }
+__host__ __device__ static inline __half& hipgen_half2_y(__half2& v) { return *reinterpret_cast<__half*>(&v.y); }
+__host__ __device__ static inline const __half& hipgen_half2_x(const __half2& v) { return *reinterpret_cast<const __half*>(&v.x); }
+__host__ __device__ static inline const __half& hipgen_half2_y(const __half2& v) { return *reinterpret_cast<const __half*>(&v.y); }
+__host__ __device__ static inline __half hipgen_half2_x(__half2&& v) { return *reinterpret_cast<const __half*>(&v.x); }
+__host__ __device__ static inline __half hipgen_half2_y(__half2&& v) { return *reinterpret_cast<const __half*>(&v.y); }`}
+
+// half2MemberUse rewrites, for ROCm before 6.0, the member x or y at k of
+// a value the file declares as a __half2 (or half2): "v.x", "a[i].y",
+// "s.h.x", "p->x" become hipgen_half2_x(v), hipgen_half2_y(a[i]),
+// hipgen_half2_x(s.h) and hipgen_half2_x(*p) (see half2Member). The value
+// is told by the name that ends it, outside brackets: a variable,
+// parameter or member declared with the type in this file. Values of a
+// template's type (T2 instantiated with half2) are not known here.
+func (t *translator) half2MemberUse(k int) {
+	arrow := t.is(k-1, "->")
+	if !arrow && !t.isByte(k-1, '.') || !t.ver.Less(half2MembersFrom) {
+		return
+	}
+	names := t.half2Names()
+	if len(names) == 0 {
+		return
+	}
+	// The postfix expression before the member: names joined by '.',
+	// '->' or '::', each perhaps indexed.
+	j, last, start := k-2, -1, -1
+	for j >= 0 {
+		if t.isByte(j, ']') {
+			if j = t.matchingBack(j); j < 0 {
+				return
+			}
+			j--
+			continue
+		}
+		tk := t.tok(j)
+		if tk.Kind != lex.Ident || tk.Directive != t.tok(k).Directive {
+			return
+		}
+		if last < 0 {
+			last = j
+		}
+		start = j
+		if t.isByte(j-1, '.') || t.is(j-1, "->") || t.is(j-1, "::") {
+			j -= 2
+			continue
+		}
+		break
+	}
+	if start < 0 || !names[string(t.text(last))] || cppKeywords[string(t.text(start))] {
+		return
+	}
+	open := "hipgen_half2_" + string(t.text(k)) + "("
+	if arrow {
+		open += "*"
+	}
+	t.insert(int(t.tok(start).Start), open)
+	t.edits = append(t.edits, edit{int(t.tok(k - 1).Start), int(t.tok(k).End), ")"})
+	t.needRuntime = true
+	t.notePolyfill(half2MemberKey, int(t.tok(k).Start))
+	t.report(k, diag.Note, "polyfill", "the members x and y of a __half2 became hipgen_half2_x(...) and hipgen_half2_y(...): "+half2Member.why+"; hipgen knows a __half2 by its declaration in the file, not a template's value (T2 instantiated with half2): check x and y of those"+oncePerFile)
+}
+
+// half2Names returns the names the file declares with the type __half2
+// or half2 (variables, parameters, members, pointers and arrays of it),
+// or nil.
+func (t *translator) half2Names() map[string]bool {
+	f := t.facts
+	f.half2Once.Do(func() {
+		// Look only where the word occurs: a few places in a file.
+		for off := 0; ; {
+			at := bytes.Index(t.src[off:], []byte("half2"))
+			if at < 0 {
+				break
+			}
+			at += off
+			off = at + len("half2")
+			i := sort.Search(len(t.toks), func(i int) bool { return t.toks[i].End > int32(at) })
+			if i >= len(t.toks) || t.toks[i].Kind != lex.Ident || !t.is(i, "half2") && !t.is(i, "__half2") {
+				continue
+			}
+			// The declarators after the type: "half2 a, *b, c[4];".
+			for j, first := i+1, true; ; first = false {
+				for t.is(j, "const") || t.is(j, "volatile") || t.is(j, "__restrict__") || t.isByte(j, '*') || t.isByte(j, '&') {
+					j++
+				}
+				if t.tok(j).Kind != lex.Ident || cppKeywords[string(t.text(j))] {
+					break
+				}
+				next := j + 1
+				if !(t.isByte(next, ';') || t.isByte(next, '=') || t.isByte(next, ',') || t.isByte(next, '[') ||
+					first && (t.isByte(next, ')') || t.isByte(next, '{') || t.isByte(next, ':'))) {
+					break
+				}
+				if f.half2 == nil {
+					f.half2 = map[string]bool{}
+				}
+				f.half2[string(t.text(j))] = true
+				if next = t.declaratorEnd(next); !t.isByte(next, ',') || t.tok(j).Directive {
+					break
+				}
+				j = next + 1
+			}
+		}
+	})
+	return f.half2
+}
+
+// declaratorEnd returns, from the token k after a declarator's name, the
+// ',' or ';' that ends the declarator (past array bounds and an
+// initializer), or k when there is none.
+func (t *translator) declaratorEnd(k int) int {
+	for j, depth := k, 0; j < len(t.toks) && !t.tok(j).Directive == !t.tok(k).Directive; j++ {
+		switch {
+		case t.isByte(j, '(') || t.isByte(j, '[') || t.isByte(j, '{'):
+			depth++
+		case t.isByte(j, ')') || t.isByte(j, ']') || t.isByte(j, '}'):
+			if depth--; depth < 0 {
+				return k
+			}
+		case depth == 0 && (t.isByte(j, ',') || t.isByte(j, ';')):
+			return j
+		}
+	}
+	return k
+}
+
+// half2EmptyAssign gives the type to "v = {}" at k, v a name the file
+// declares as a __half2: HIP's __half2 has assignments from __half2 and
+// from __half2_raw, which an empty list both fit (clang: "use of
+// overloaded operator '=' is ambiguous"), where nvcc's device code sets v
+// to zero (HeCBench's quant3MatMul kernel; CUDA 11.8's host compiler finds
+// it ambiguous too). "v = __half2{}" is that zero.
+func (t *translator) half2EmptyAssign(k int) {
+	if !t.half2Names()[string(t.text(k))] || t.isByte(k-1, '.') || t.is(k-1, "->") || t.is(k-1, "::") {
+		return
+	}
+	if p := t.tok(k - 1); p.Kind == lex.Ident && !cppKeywords[string(t.text(k-1))] || t.isByte(k-1, '*') || t.isByte(k-1, '&') {
+		return // a declaration: "half2 v = {};" initialises, without the ambiguity
+	}
+	t.insert(int(t.tok(k+2).Start), "__half2")
+	t.report(k+2, diag.Note, "call-fix", "v = {} became v = __half2{} for a __half2 v: HIP's __half2 has two assignments an empty list fits (nvcc's device code takes it), and both forms set v to zero"+oncePerFile)
+}
