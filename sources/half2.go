@@ -25,7 +25,8 @@ const half2MemberKey = "(__half2 members x and y as __half)"
 // for __half2 (lvalue, const, rvalue) reinterpret the member's bits, which
 // __half holds in a union with unsigned short; any other type gets its own
 // member through the template, so that a name taken for a __half2 that is
-// another type in some scope keeps its meaning.
+// another type in some scope keeps its meaning. HIP-CPU's __half2 has
+// CUDA's members (accessors of half values): the template serves it.
 var half2Member = polyfill{name: "hipgen_half2_x",
 	why: "ROCm before 6.0 gives __half2's x and y as unsigned short, the raw bits of each half, where CUDA's are __half (reading them converts the bits as an integer, storing a __half truncates its value); a function that gives the member as a __half, by reference, stands in",
 	code: `#include <hip/hip_fp16.h>
@@ -33,12 +34,14 @@ template <class T>
 __host__ __device__ static inline auto hipgen_half2_x(T&& v) -> decltype((static_cast<T&&>(v).x)) { return static_cast<T&&>(v).x; }
 template <class T>
 __host__ __device__ static inline auto hipgen_half2_y(T&& v) -> decltype((static_cast<T&&>(v).y)) { return static_cast<T&&>(v).y; }
+#if !defined(__HIP_CPU_RT__)
 __host__ __device__ static inline __half& hipgen_half2_x(__half2& v) { return *reinterpret_cast<__half*>(&v.x); }
 __host__ __device__ static inline __half& hipgen_half2_y(__half2& v) { return *reinterpret_cast<__half*>(&v.y); }
 __host__ __device__ static inline const __half& hipgen_half2_x(const __half2& v) { return *reinterpret_cast<const __half*>(&v.x); }
 __host__ __device__ static inline const __half& hipgen_half2_y(const __half2& v) { return *reinterpret_cast<const __half*>(&v.y); }
 __host__ __device__ static inline __half hipgen_half2_x(__half2&& v) { return *reinterpret_cast<const __half*>(&v.x); }
-__host__ __device__ static inline __half hipgen_half2_y(__half2&& v) { return *reinterpret_cast<const __half*>(&v.y); }`}
+__host__ __device__ static inline __half hipgen_half2_y(__half2&& v) { return *reinterpret_cast<const __half*>(&v.y); }
+#endif`}
 
 // half2MemberUse rewrites, for ROCm before 6.0, the member x or y at k of
 // a value the file declares as a __half2 (or half2): "v.x", "a[i].y",
