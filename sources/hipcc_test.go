@@ -154,7 +154,7 @@ func filterHipccNoise(s string) string {
 // host stand-ins hipgen adds are checked for CUDA's results, not only
 // compiled. Each original passes with nvcc 13 (CUDA 12.2 and later have
 // __half's operators on the host).
-var hostRunCases = []string{"polyfill_half_host_arithmetic", "polyfill_host_math", "polyfill_half2_members"}
+var hostRunCases = []string{"polyfill_half_host_arithmetic", "polyfill_host_math", "polyfill_half2_members", "polyfill_half_host_conversions"}
 
 func TestHostProgramsRun(t *testing.T) {
 	hipcc := testtool.Require(t, "hipcc")

@@ -191,7 +191,9 @@ __host__ __device__ static inline float hipgen_bfloat162float(B b) { return stat
 		m[hostMathKey(h.name)] = hostMathPolyfill(h)
 	}
 	m[hostSpecialKey] = hostSpecial
+	m[hostHalfToIntKey] = hostHalfToInt
 	m[memLocationKey] = memLocation
+	m["__double2half"] = double2half
 	m[half2MemberKey] = half2Member
 	m["cudaMemLocationTypeHost"] = memLocationHost
 	for _, n := range []string{"cudaMemLocationTypeHostNuma", "cudaMemLocationTypeHostNumaCurrent"} {
@@ -217,31 +219,71 @@ var hostMath = []hostMathFunc{
 	{name: "rcbrt", typ: "double", host: "1.0 / cbrt(x)"},
 	{name: "normcdff", typ: "float", host: "(float)(0.5 * erfc(-(double)x * 0.70710678118654752440))"},
 	{name: "normcdf", typ: "double", host: "0.5 * erfc(-x * 0.70710678118654752440)"},
-	{name: "sinpif", typ: "float", host: "(float)hipgen_host_sinpi((double)x)", special: true},
-	{name: "sinpi", typ: "double", host: "hipgen_host_sinpi(x)", special: true},
-	{name: "cospif", typ: "float", host: "(float)hipgen_host_cospi((double)x)", special: true},
-	{name: "cospi", typ: "double", host: "hipgen_host_cospi(x)", special: true},
-	{name: "sincospif", typ: "float", special: true, sincos: true},
-	{name: "sincospi", typ: "double", special: true, sincos: true},
-	{name: "erfinvf", typ: "float", host: "(float)hipgen_host_erfinv((double)x)", special: true},
-	{name: "erfinv", typ: "double", host: "hipgen_host_erfinv(x)", special: true},
-	{name: "erfcinvf", typ: "float", host: "(float)hipgen_host_erfcinv((double)x)", special: true},
-	{name: "erfcinv", typ: "double", host: "hipgen_host_erfcinv(x)", special: true},
-	{name: "erfcxf", typ: "float", host: "(float)hipgen_host_erfcx((double)x)", special: true},
-	{name: "erfcx", typ: "double", host: "hipgen_host_erfcx(x)", special: true},
-	{name: "normcdfinvf", typ: "float", host: "(float)(-1.41421356237309504880 * hipgen_host_erfcinv(2.0 * (double)x))", special: true},
-	{name: "normcdfinv", typ: "double", host: "-1.41421356237309504880 * hipgen_host_erfcinv(2.0 * x)", special: true},
+	{name: "sinpif", typ: "float", host: "(float)hipgen_host_sinpi((double)x)", helper: hostSpecialKey},
+	{name: "sinpi", typ: "double", host: "hipgen_host_sinpi(x)", helper: hostSpecialKey},
+	{name: "cospif", typ: "float", host: "(float)hipgen_host_cospi((double)x)", helper: hostSpecialKey},
+	{name: "cospi", typ: "double", host: "hipgen_host_cospi(x)", helper: hostSpecialKey},
+	{name: "sincospif", typ: "float", helper: hostSpecialKey, sincos: true},
+	{name: "sincospi", typ: "double", helper: hostSpecialKey, sincos: true},
+	{name: "erfinvf", typ: "float", host: "(float)hipgen_host_erfinv((double)x)", helper: hostSpecialKey},
+	{name: "erfinv", typ: "double", host: "hipgen_host_erfinv(x)", helper: hostSpecialKey},
+	{name: "erfcinvf", typ: "float", host: "(float)hipgen_host_erfcinv((double)x)", helper: hostSpecialKey},
+	{name: "erfcinv", typ: "double", host: "hipgen_host_erfcinv(x)", helper: hostSpecialKey},
+	{name: "erfcxf", typ: "float", host: "(float)hipgen_host_erfcx((double)x)", helper: hostSpecialKey},
+	{name: "erfcx", typ: "double", host: "hipgen_host_erfcx(x)", helper: hostSpecialKey},
+	{name: "normcdfinvf", typ: "float", host: "(float)(-1.41421356237309504880 * hipgen_host_erfcinv(2.0 * (double)x))", helper: hostSpecialKey},
+	{name: "normcdfinv", typ: "double", host: "-1.41421356237309504880 * hipgen_host_erfcinv(2.0 * x)", helper: hostSpecialKey},
+	// cuda_fp16.h's conversions between half and the integer types that
+	// CUDA 11.8's host compiler takes (to half rounding to nearest, from
+	// half toward zero) and ROCm 5.2's host pass does not. Every integer
+	// that half can hold exactly is a float exactly, and larger ones
+	// overflow half either way, so one rounding through float is CUDA's;
+	// from half, CUDA saturates, and gives 0 for NaN (the minimum, as bits
+	// 0x8000000000000000, for the 64-bit types).
+	{name: "__int2half_rn", typ: "int", ret: "__half", host: "__float2half((float)x)", fp16: true},
+	{name: "__uint2half_rn", typ: "unsigned int", ret: "__half", host: "__float2half((float)x)", fp16: true},
+	{name: "__short2half_rn", typ: "short", ret: "__half", host: "__float2half((float)x)", fp16: true},
+	{name: "__ushort2half_rn", typ: "unsigned short", ret: "__half", host: "__float2half((float)x)", fp16: true},
+	{name: "__ll2half_rn", typ: "long long", ret: "__half", host: "__float2half((float)x)", fp16: true},
+	{name: "__ull2half_rn", typ: "unsigned long long", ret: "__half", host: "__float2half((float)x)", fp16: true},
+	{name: "__half2int_rz", typ: "__half", ret: "int", host: "hipgen_host_half2int<int>(__half2float(x), 0)", fp16: true, helper: hostHalfToIntKey},
+	{name: "__half2uint_rz", typ: "__half", ret: "unsigned int", host: "hipgen_host_half2int<unsigned int>(__half2float(x), 0)", fp16: true, helper: hostHalfToIntKey},
+	{name: "__half2short_rz", typ: "__half", ret: "short", host: "hipgen_host_half2int<short>(__half2float(x), 0)", fp16: true, helper: hostHalfToIntKey},
+	{name: "__half2ushort_rz", typ: "__half", ret: "unsigned short", host: "hipgen_host_half2int<unsigned short>(__half2float(x), 0)", fp16: true, helper: hostHalfToIntKey},
+	{name: "__half2ll_rz", typ: "__half", ret: "long long", host: "hipgen_host_half2int<long long>(__half2float(x), std::numeric_limits<long long>::min())", fp16: true, helper: hostHalfToIntKey},
+	{name: "__half2ull_rz", typ: "__half", ret: "unsigned long long", host: "hipgen_host_half2int<unsigned long long>(__half2float(x), 0x8000000000000000ull)", fp16: true, helper: hostHalfToIntKey},
 }
 
 // hostMathFunc is a hostMath function: its name, its type (of the
-// argument and the result) and the host's expression of x. special: the
-// expression calls the host functions of hostSpecial; sincos: the
-// function is sincospi's form, void (x, *sin, *cos), computed by the
-// host's sinpi and cospi.
+// argument and the result) and the host's expression of x. helper: the
+// key of the polyfill whose host functions the expression calls
+// (hostSpecial, hostHalfToInt); sincos: the function is sincospi's form,
+// void (x, *sin, *cos), computed by the host's sinpi and cospi.
 type hostMathFunc struct {
-	name, typ, host string
-	special, sincos bool
+	name, typ, host, helper string
+	sincos                  bool
+	// ret is the result's type when it is not typ's; fp16: the types
+	// are half's (hip/hip_fp16.h).
+	ret  string
+	fp16 bool
 }
+
+// hostHalfToIntKey is the polyfill key of hostHalfToInt.
+const hostHalfToIntKey = "(host half to integer)"
+
+// hostHalfToInt converts a half's value (as a float) to the integer type
+// I as CUDA's host conversions do: toward zero, saturating, and NaN as
+// the value given.
+var hostHalfToInt = polyfill{name: "hipgen_host_half2int",
+	why: "the host's conversion of half to the integer types, as CUDA's",
+	code: `#include <limits>
+template <class I>
+static inline I hipgen_host_half2int(float f, I nan) {
+  if (f != f) return nan;
+  if (f >= (float)std::numeric_limits<I>::max()) return std::numeric_limits<I>::max();
+  if (f <= (float)std::numeric_limits<I>::min()) return std::numeric_limits<I>::min();
+  return (I)f;
+}`}
 
 // hostSpecialKey is the polyfill key of hostSpecial.
 const hostSpecialKey = "(host special functions)"
@@ -317,9 +359,16 @@ func hostMathKey(name string) string { return "(" + name + " in host code)" }
 // hostMathPolyfill is the stand-in of one hostMath function.
 func hostMathPolyfill(h hostMathFunc) polyfill {
 	name := polyfillName(h.name)
+	ret, include := h.typ, "#include <math.h>\n"
+	if h.ret != "" {
+		ret = h.ret
+	}
+	if h.fp16 {
+		include = "#include <hip/hip_fp16.h>\n"
+	}
 	p := polyfill{name: name,
 		why: "HIP defines " + h.name + " for device code only, CUDA for host code too; a __host__ __device__ function that computes it as CUDA's host version does, and calls HIP's in the device pass, stands in",
-		code: "#include <math.h>\nstatic inline __host__ __device__ " + h.typ + " " + name + "(" + h.typ + " x) {\n" +
+		code: include + "static inline __host__ __device__ " + ret + " " + name + "(" + h.typ + " x) {\n" +
 			"#if defined(__HIP_DEVICE_COMPILE__)\n  return " + h.name + "(x);\n#else\n  return " + h.host + ";\n#endif\n}"}
 	if h.sincos {
 		t := h.typ
@@ -327,8 +376,8 @@ func hostMathPolyfill(h hostMathFunc) polyfill {
 			"#if defined(__HIP_DEVICE_COMPILE__)\n  " + h.name + "(x, s, c);\n#else\n" +
 			"  *s = (" + t + ")hipgen_host_sinpi((double)x);\n  *c = (" + t + ")hipgen_host_cospi((double)x);\n#endif\n}"
 	}
-	if h.special {
-		p.deps = []string{hostSpecialKey}
+	if h.helper != "" {
+		p.deps = []string{h.helper}
 	}
 	return p
 }
@@ -1233,6 +1282,33 @@ func (t *translator) shuffleOfAnyType(k int) {
 	t.notePolyfill(shuffleAnyKey, int(t.tok(k).Start))
 	t.report(k, diag.Note, "polyfill", "a warp shuffle in a file that names half or bfloat16 types: "+shuffleAny.why+oncePerFile)
 }
+
+// double2half stands in for CUDA's __double2half, which no HIP release
+// has (ROCm/clr's amd_hip_fp16.h to 6.x): the double rounded once to the
+// nearest half, ties to even. Rounding to float first would round twice;
+// so the float is made odd when the conversion was inexact (round to odd:
+// the float keeps that the double lay between two floats), and the float
+// to half conversion then rounds as a direct one would, float having more
+// than two bits beyond half's. NaN becomes CUDA's 0x7fff.
+var double2half = polyfill{name: "hipgen_double2half",
+	why: "HIP has no __double2half; a conversion that rounds the double once to the nearest half, as CUDA's does, stands in",
+	code: `#include <hip/hip_fp16.h>
+__host__ __device__ static inline __half hipgen_double2half(double d) {
+  if (d != d) {
+    __half_raw nan;
+    nan.x = 0x7fff;
+    return nan;
+  }
+  float f = (float)d;
+  if ((double)f != d && f - f == 0.0f) {
+    unsigned int u;
+    __builtin_memcpy(&u, &f, sizeof u);
+    if (__builtin_fabs((double)f) > __builtin_fabs(d)) u -= 1;
+    u |= 1;
+    __builtin_memcpy(&f, &u, sizeof f);
+  }
+  return __float2half(f);
+}`}
 
 // memLocationKey is the polyfill key of memLocation.
 const memLocationKey = "(unified memory calls with a cudaMemLocation)"
