@@ -84,7 +84,7 @@ func (t *translator) half2MemberUse(k int) {
 		}
 		break
 	}
-	if start < 0 || !names[string(t.text(last))] || cppKeywords[string(t.text(start))] {
+	if start < 0 || !names[string(t.text(last))] || cppKeywords[string(t.text(start))] && !t.is(start, "this") {
 		return
 	}
 	open := "hipgen_half2_" + string(t.text(k)) + "("
