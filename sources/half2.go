@@ -48,8 +48,8 @@ __host__ __device__ static inline __half hipgen_half2_y(__half2&& v) { return *r
 // "s.h.x", "p->x" become hipgen_half2_x(v), hipgen_half2_y(a[i]),
 // hipgen_half2_x(s.h) and hipgen_half2_x(*p) (see half2Member). The value
 // is told by the name that ends it, outside brackets: a variable,
-// parameter or member declared with the type in this file. Values of a
-// template's type (T2 instantiated with half2) are not known here.
+// parameter or member declared with the type in this file, or with a
+// dependent type (see half2Names).
 func (t *translator) half2MemberUse(k int) {
 	arrow := t.is(k-1, "->")
 	if !arrow && !t.isByte(k-1, '.') || !t.ver.Less(half2MembersFrom) {
@@ -95,52 +95,123 @@ func (t *translator) half2MemberUse(k int) {
 	t.edits = append(t.edits, edit{int(t.tok(k - 1).Start), int(t.tok(k).End), ")"})
 	t.needRuntime = true
 	t.notePolyfill(half2MemberKey, int(t.tok(k).Start))
-	t.report(k, diag.Note, "polyfill", "the members x and y of a __half2 became hipgen_half2_x(...) and hipgen_half2_y(...): "+half2Member.why+"; hipgen knows a __half2 by its declaration in the file, not a template's value (T2 instantiated with half2): check x and y of those"+oncePerFile)
+	t.report(k, diag.Note, "polyfill", "the members x and y of a __half2 became hipgen_half2_x(...) and hipgen_half2_y(...): "+half2Member.why+"; hipgen knows a __half2 by its declaration in the file (with half2, or a template's type parameter or dependent alias, which may be half2): check x and y of values it cannot see, such as a function's result"+oncePerFile)
 }
 
 // half2Names returns the names the file declares with the type __half2
 // or half2 (variables, parameters, members, pointers and arrays of it),
-// or nil.
+// or nil. In a file that names half2, values of a dependent type count
+// too: of a template's type parameter, or of an alias of a dependent type
+// ("using T2 = typename TypeConverter<T>::Type;"), which fp16 kernels
+// instantiate with half2 (HeCBench's addBiasResidualLayerNorm): the
+// overloads of half2Member keep any other type's member.
 func (t *translator) half2Names() map[string]bool {
 	f := t.facts
 	f.half2Once.Do(func() {
-		// Look only where the word occurs: a few places in a file.
+		// Where the word occurs (a few places): the declarations with the
+		// type, and whether the file gives it to a template or an alias
+		// ("<half, half2>", "using Type = half2;"), when values of a
+		// dependent type may be half2 too.
+		var at []int
+		generic := false
 		for off := 0; ; {
-			at := bytes.Index(t.src[off:], []byte("half2"))
-			if at < 0 {
+			b := bytes.Index(t.src[off:], []byte("half2"))
+			if b < 0 {
 				break
 			}
-			at += off
-			off = at + len("half2")
-			i := sort.Search(len(t.toks), func(i int) bool { return t.toks[i].End > int32(at) })
-			if i >= len(t.toks) || t.toks[i].Kind != lex.Ident || !t.is(i, "half2") && !t.is(i, "__half2") {
+			b += off
+			off = b + len("half2")
+			i := sort.Search(len(t.toks), func(i int) bool { return t.toks[i].End > int32(b) })
+			if i < len(t.toks) && t.toks[i].Kind == lex.Ident && (t.is(i, "half2") || t.is(i, "__half2")) {
+				at = append(at, i)
+				generic = generic || t.isByte(i-1, '<') || t.isByte(i-1, ',') || t.isByte(i-1, '=')
+			}
+		}
+		if !generic {
+			for _, i := range at {
+				t.half2Declarators(i, &f.half2)
+			}
+			return
+		}
+		// One pass: C++ declares a type before its values, so a dependent
+		// type joins the set where its declaration is. A quick test comes
+		// before the map: the first byte and the length of the names.
+		types := map[string]bool{}
+		var first [256]bool
+		var length [64]bool
+		addType := func(n []byte) {
+			types[string(n)] = true
+			first[n[0]] = true
+			if len(n) < len(length) {
+				length[len(n)] = true
+			}
+		}
+		addType([]byte("half2"))
+		addType([]byte("__half2"))
+		for i, tk := range t.toks {
+			if tk.Kind != lex.Ident {
 				continue
 			}
-			// The declarators after the type: "half2 a, *b, c[4];".
-			for j, first := i+1, true; ; first = false {
-				for t.is(j, "const") || t.is(j, "volatile") || t.is(j, "__restrict__") || t.isByte(j, '*') || t.isByte(j, '&') {
-					j++
+			n := tk.End - tk.Start
+			if n >= int32(len(length)) || !length[n] && n != 5 && n != 7 && n != 8 {
+				continue
+			}
+			switch {
+			case n == 8 && t.is(i, "typename") || n == 5 && t.is(i, "class"):
+				if t.tok(i+1).Kind == lex.Ident && (t.isByte(i-1, '<') || t.isByte(i-1, ',')) &&
+					(t.isByte(i+2, ',') || t.isByte(i+2, '>') || t.isByte(i+2, '=')) {
+					addType(t.text(i + 1)) // a template's type parameter
 				}
-				if t.tok(j).Kind != lex.Ident || cppKeywords[string(t.text(j))] {
-					break
+				continue
+			case n == 5 && t.is(i, "using"):
+				if t.tok(i+1).Kind == lex.Ident && t.isByte(i+2, '=') && t.is(i+3, "typename") {
+					addType(t.text(i + 1))
 				}
-				next := j + 1
-				if !(t.isByte(next, ';') || t.isByte(next, '=') || t.isByte(next, ',') || t.isByte(next, '[') ||
-					first && (t.isByte(next, ')') || t.isByte(next, '{') || t.isByte(next, ':'))) {
-					break
+				continue
+			case n == 7 && t.is(i, "typedef"):
+				if t.is(i+1, "typename") {
+					if e := t.declaratorEnd(i + 2); t.isByte(e, ';') && t.tok(e-1).Kind == lex.Ident {
+						addType(t.text(e - 1))
+					}
 				}
-				if f.half2 == nil {
-					f.half2 = map[string]bool{}
-				}
-				f.half2[string(t.text(j))] = true
-				if next = t.declaratorEnd(next); !t.isByte(next, ',') || t.tok(j).Directive {
-					break
-				}
-				j = next + 1
+				continue
+			}
+			if length[n] && first[t.src[tk.Start]] && types[string(t.text(i))] {
+				t.half2Declarators(i, &f.half2)
 			}
 		}
 	})
 	return f.half2
+}
+
+// half2Declarators adds to *names the names declared after the type at
+// i: "half2 a, *b, c[4];", a parameter "const half2& v)", a member. A
+// template's argument ("<half2>") declares nothing.
+func (t *translator) half2Declarators(i int, names *map[string]bool) {
+	if t.isByte(i-1, '<') && t.isByte(i+1, '>') {
+		return
+	}
+	for j, first := i+1, true; ; first = false {
+		for t.is(j, "const") || t.is(j, "volatile") || t.is(j, "__restrict__") || t.isByte(j, '*') || t.isByte(j, '&') {
+			j++
+		}
+		if t.tok(j).Kind != lex.Ident || cppKeywords[string(t.text(j))] {
+			return
+		}
+		next := j + 1
+		if !(t.isByte(next, ';') || t.isByte(next, '=') || t.isByte(next, ',') || t.isByte(next, '[') ||
+			first && (t.isByte(next, ')') || t.isByte(next, '{') || t.isByte(next, ':'))) {
+			return
+		}
+		if *names == nil {
+			*names = map[string]bool{}
+		}
+		(*names)[string(t.text(j))] = true
+		if next = t.declaratorEnd(next); !t.isByte(next, ',') || t.tok(j).Directive {
+			return
+		}
+		j = next + 1
+	}
 }
 
 // declaratorEnd returns, from the token k after a declarator's name, the
