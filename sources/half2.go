@@ -1,9 +1,6 @@
 package sources
 
 import (
-	"bytes"
-	"sort"
-
 	"github.com/hipgen/hipgen/diag"
 	"github.com/hipgen/hipgen/sources/hipmap"
 	"github.com/hipgen/hipgen/sources/lex"
@@ -114,18 +111,12 @@ func (t *translator) half2Names() map[string]bool {
 		// dependent type may be half2 too.
 		var at []int
 		generic := false
-		for off := 0; ; {
-			b := bytes.Index(t.src[off:], []byte("half2"))
-			if b < 0 {
-				break
-			}
-			b += off
-			off = b + len("half2")
-			i := sort.Search(len(t.toks), func(i int) bool { return t.toks[i].End > int32(b) })
-			if i < len(t.toks) && t.toks[i].Kind == lex.Ident && (t.is(i, "half2") || t.is(i, "__half2")) {
+		for _, name := range [...]string{"half2", "__half2"} {
+			t.eachUse([]byte(name), func(i int) bool {
 				at = append(at, i)
 				generic = generic || t.isByte(i-1, '<') || t.isByte(i-1, ',') || t.isByte(i-1, '=')
-			}
+				return true
+			})
 		}
 		if !generic {
 			for _, i := range at {

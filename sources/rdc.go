@@ -1,7 +1,6 @@
 package sources
 
 import (
-	"bytes"
 	"strconv"
 	"strings"
 
@@ -211,24 +210,4 @@ func (t *translator) deviceUse(name []byte, decl int) int {
 		return use < 0
 	})
 	return use
-}
-
-// eachUse calls f with the position of each token that is the identifier
-// name, in order, while f returns true.
-func (t *translator) eachUse(name []byte, f func(j int) bool) {
-	for off := 0; ; {
-		i := bytes.Index(t.src[off:], name)
-		if i < 0 {
-			return
-		}
-		off += i
-		j := t.tokenAt(off)
-		off += len(name)
-		if j < 0 || t.tok(j).Kind != lex.Ident || int(t.tok(j).End-t.tok(j).Start) != len(name) {
-			continue
-		}
-		if !f(j) {
-			return
-		}
-	}
 }

@@ -396,6 +396,26 @@ func (t *translator) span(first, last int) string {
 // offset off, or -1.
 func (t *translator) tokenAt(off int) int { return startingAt(t.toks, off) }
 
+// eachUse calls f with the position of each token that is the identifier
+// name, in order, while f returns true.
+func (t *translator) eachUse(name []byte, f func(j int) bool) {
+	for off := 0; ; {
+		i := bytes.Index(t.src[off:], name)
+		if i < 0 {
+			return
+		}
+		off += i
+		j := t.tokenAt(off)
+		off += len(name)
+		if j < 0 || t.tok(j).Kind != lex.Ident || int(t.tok(j).End-t.tok(j).Start) != len(name) {
+			continue
+		}
+		if !f(j) {
+			return
+		}
+	}
+}
+
 // startingAt returns the index of the token of list (in source order) that
 // starts at byte offset off, or -1.
 func startingAt(list []lex.Token, off int) int {
