@@ -259,18 +259,12 @@ func (t *translator) conjunction(k int) condFrame {
 	platformFalse := false
 	var unknown []string
 	for j := k + 2; !t.endsDirective(j); j++ {
-		if term && depth == 0 && t.is(j, "!") && t.is(j+1, "defined") {
-			m := j + 2
-			if t.isByte(m, '(') {
-				m++
-			}
-			if t.tok(m).Kind == lex.Ident && namesHIP(string(t.text(m))) {
-				hipExcluded = string(t.text(m))
-			}
-		}
 		if term && depth == 0 {
-			if m, end, not, ok := t.definedTest(j); ok && t.endsTerm(end) {
-				if onAMD, ok := hipPlatformMacro(t.text(m)); ok && onAMD == not {
+			if m, end, not, ok := t.definedTest(j); ok {
+				if not && namesHIP(string(t.text(m))) {
+					hipExcluded = string(t.text(m))
+				}
+				if onAMD, ok := hipPlatformMacro(t.text(m)); ok && onAMD == not && t.endsTerm(end) {
 					platformFalse = true
 				}
 			}
