@@ -386,7 +386,7 @@ func hostMathPolyfill(h hostMathFunc) polyfill {
 // that the host pass compiles (a host function, or a __host__ __device__
 // one) to its stand-in. It reports whether it did.
 func (t *translator) hostMathCall(k int, name string) bool {
-	if !t.is(k+1, "(") || !t.plainCall(k) || !t.hostCompiles(k) || t.definesFunction(name) {
+	if !t.plainCall(k) || !t.hostCompiles(k) || t.definesFunction(name) {
 		return false
 	}
 	key := hostMathKey(name)

@@ -6,4 +6,4 @@ package sources
 // Go file below sources/, the mapping table included). It is part of
 // every cache key, so a file translated by another build of the
 // translator is translated again.
-const TranslatorVersion = "ea6b9f08850a418d"
+const TranslatorVersion = "25b9af2de1290e29"
