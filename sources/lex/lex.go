@@ -133,6 +133,22 @@ type Code struct {
 // with the bracket of its kind that closes it (other kinds are not
 // counted, so one stray ] does not unbalance parentheses). A closing
 // bracket with nothing open of its kind is ignored.
+//
+// Brackets are paired as the first branch of each #if, #ifdef or #ifndef
+// leaves them, as editors and indexers do: code such as
+//
+//	#if A
+//	    if (x) { f();
+//	#else
+//	    if (y) { g();
+//	#endif
+//	    }
+//
+// opens one brace in each branch and closes one after. Each later branch
+// (#elif, #else) starts from the brackets open at the #if; what it leaves
+// open closes at the directive that ends it, and a bracket it closes that
+// was open before it began keeps the closer the first branch or the code
+// after the #endif gives.
 type Brackets struct {
 	// Close holds, at the index of each opening bracket, the index of
 	// the token closing it, or -1 when none does. The entries of other
@@ -151,7 +167,20 @@ type Brackets struct {
 func Match(src []byte, toks []Token, buf Brackets) Brackets {
 	var m matcher
 	m.reset(buf, len(toks))
+	hash := -1 // the '#' starting the directive line, before its first word
 	for j, tk := range toks {
+		switch {
+		case !tk.Directive:
+			hash = -1
+		case tk.LineStart && tk.Kind == Punct && src[tk.Start] == '#':
+			hash = j
+			continue
+		case hash >= 0:
+			if tk.Kind == Ident && j == hash+1 {
+				m.directive(src[tk.Start:tk.End], int32(hash))
+			}
+			hash = -1
+		}
 		if tk.Kind == Punct && tk.End-tk.Start == 1 {
 			m.see(src[tk.Start], int32(j))
 		}
@@ -168,6 +197,23 @@ type matcher struct {
 	// lastClose and lastOpen are the token index of the last ) that
 	// closed a list and of its (.
 	lastClose, lastOpen int32
+	// conds holds a frame for each #if open around the token being seen,
+	// innermost last; saved holds the stacks their frames saved, and
+	// keep is the from of the innermost frame in a later branch, or -1:
+	// a bracket opened before it is not closed from that branch.
+	conds []condFrame
+	saved []int32
+	keep  int32
+}
+
+// condFrame is an #if being paired: where its current branch began
+// (the '#' of its directive), and where in saved the stacks open at the
+// #if lie and, once a later branch began, those the first branch left.
+type condFrame struct {
+	from        int32
+	start       int // offset in saved of the stacks at the #if
+	first       int // of those the first branch left, or -1
+	laterBranch bool
 }
 
 func (m *matcher) reset(buf Brackets, n int) {
@@ -176,6 +222,78 @@ func (m *matcher) reset(buf Brackets, n int) {
 		m.Close = make([]int32, n)
 	}
 	m.lastClose = -2
+	m.conds, m.saved, m.keep = m.conds[:0], m.saved[:0], -1
+}
+
+// directive takes the first word w of the directive whose '#' is the j-th
+// token, for the #if nesting (see Brackets).
+func (m *matcher) directive(w []byte, j int32) {
+	switch string(w) {
+	case "if", "ifdef", "ifndef":
+		m.conds = append(m.conds, condFrame{from: j, start: m.save(), first: -1})
+	case "elif", "else", "elifdef", "elifndef":
+		if len(m.conds) == 0 {
+			return
+		}
+		f := &m.conds[len(m.conds)-1]
+		if f.laterBranch {
+			m.endBranch(f, j)
+		} else {
+			f.first, f.laterBranch = m.save(), true
+		}
+		m.restore(f.start)
+		f.from = j
+	case "endif":
+		if len(m.conds) == 0 {
+			return
+		}
+		f := m.conds[len(m.conds)-1]
+		m.conds = m.conds[:len(m.conds)-1]
+		if f.laterBranch {
+			m.endBranch(&f, j)
+			m.restore(f.first)
+		}
+		m.saved = m.saved[:f.start]
+	default:
+		return
+	}
+	m.keep = -1
+	for i := len(m.conds) - 1; i >= 0; i-- {
+		if m.conds[i].laterBranch {
+			m.keep = m.conds[i].from
+			break
+		}
+	}
+}
+
+// save appends the open brackets to saved, each stack after its length,
+// and returns where they start.
+func (m *matcher) save() int {
+	at := len(m.saved)
+	for _, st := range [...][]int32{m.stacks[0], m.stacks[1], m.stacks[2], m.braceOpen} {
+		m.saved = append(m.saved, int32(len(st)))
+		m.saved = append(m.saved, st...)
+	}
+	return at
+}
+
+// restore makes the open brackets those save stored at.
+func (m *matcher) restore(at int) {
+	for _, st := range [...]*[]int32{&m.stacks[0], &m.stacks[1], &m.stacks[2], &m.braceOpen} {
+		n := int(m.saved[at])
+		*st = append((*st)[:0], m.saved[at+1:at+1+n]...)
+		at += 1 + n
+	}
+}
+
+// endBranch closes at j, the directive ending a later branch of f, the
+// brackets that branch opened and left open.
+func (m *matcher) endBranch(f *condFrame, j int32) {
+	for _, st := range m.stacks {
+		for i := len(st) - 1; i >= 0 && st[i] > f.from; i-- {
+			m.Close[st[i]] = j
+		}
+	}
 }
 
 // see takes the one-byte punctuator c at token index j.
@@ -220,7 +338,9 @@ func (m *matcher) see(c byte, j int32) {
 	}
 	o := (*st)[len(*st)-1]
 	*st = (*st)[:len(*st)-1]
-	m.Close[o] = j
+	if o > m.keep {
+		m.Close[o] = j
+	}
 	switch kind {
 	case 0:
 		m.lastClose, m.lastOpen = j, o
@@ -818,10 +938,15 @@ func (l *lexer) identOrLiteral(start int) int {
 		if l.dirWords == 1 {
 			w := string(src[start:i])
 			l.wantHeader = w == "include" || w == "include_next" || w == "import"
-			if h := l.toks[l.n-2]; l.split && h.LineStart && src[h.Start] == '#' {
-				switch w {
-				case "if", "ifdef", "ifndef", "elif", "else", "endif", "define":
-					l.scopes = append(l.scopes, int32(l.n-2))
+			if h := l.toks[l.n-2]; h.LineStart && src[h.Start] == '#' {
+				if l.split {
+					switch w {
+					case "if", "ifdef", "ifndef", "elif", "else", "endif", "define":
+						l.scopes = append(l.scopes, int32(l.n-2))
+					}
+				}
+				if l.match {
+					l.m.directive(src[start:i], int32(l.n-2))
 				}
 			}
 		} else {

@@ -198,59 +198,117 @@ func BenchmarkScan(b *testing.B) {
 	}
 }
 
-// refBrackets pairs brackets the slow way, for the tests: for each opening
-// bracket, the first later bracket of its kind at its own depth, counting
-// only that kind.
+// refBrackets pairs brackets the slow way, for the tests: the directives
+// #if, #elif, #else and #endif make a tree of branches, walked
+// recursively; within a branch, each opening bracket pairs with the next
+// closer of its kind at its own depth, counting only that kind. A
+// conditional goes on from its first branch's brackets; each later branch
+// starts from the brackets open at the #if, closes at its end what it left
+// open, and does not pair a closer with a bracket opened before it.
 func refBrackets(src []byte, toks []Token) (close map[int]int32, braces, up, after []int32) {
 	close = map[int]int32{}
-	pair := map[byte]byte{'(': ')', '[': ']', '{': '}'}
+	closer := map[int]int{} // ) -> its (
 	one := func(j int) byte {
 		if toks[j].Kind == Punct && toks[j].End-toks[j].Start == 1 {
 			return src[toks[j].Start]
 		}
 		return 0
 	}
-	// A closer with nothing open of its kind is ignored, so depth
-	// cannot go below zero: simulate that with a stack per kind.
-	matched := map[int]int{} // closer -> opener
-	for _, o := range []byte("([{") {
-		var st []int
-		for j := range toks {
-			switch one(j) {
-			case o:
-				st = append(st, j)
-			case pair[o]:
-				if len(st) > 0 {
-					matched[j] = st[len(st)-1]
-					st = st[:len(st)-1]
+	// word returns the first word of the directive whose '#' is toks[j].
+	word := func(j int) string {
+		if !toks[j].Directive || !toks[j].LineStart || one(j) != '#' || j+1 >= len(toks) || toks[j+1].Kind != Ident || !toks[j+1].Directive {
+			return ""
+		}
+		return string(src[toks[j+1].Start:toks[j+1].End])
+	}
+	kinds := map[byte]int{'(': 0, '[': 1, '{': 2, ')': 0, ']': 1, '}': 2}
+	type state struct {
+		open  [3][]int // opening brackets by kind
+		brace []int    // index in braces of the open {
+	}
+	clone := func(s state) state {
+		var c state
+		for k := range s.open {
+			c.open[k] = append([]int(nil), s.open[k]...)
+		}
+		c.brace = append([]int(nil), s.brace...)
+		return c
+	}
+	// walk pairs from toks[j], in a branch begun at from, until the
+	// directive that ends the branch (or the end), whose index it returns
+	// with its word; keep is where the innermost later branch around
+	// began (-1: none).
+	var walk func(j int, s *state, keep int) (int, string)
+	walk = func(j int, s *state, keep int) (int, string) {
+		for ; j < len(toks); j++ {
+			switch w := word(j); w {
+			case "if", "ifdef", "ifndef":
+				at := clone(*s)
+				end, w := walk(j+1, s, keep)
+				first := clone(*s)
+				for w == "elif" || w == "else" || w == "elifdef" || w == "elifndef" {
+					b := clone(at)
+					from := end
+					end, w = walk(end+1, &b, from)
+					for k := range b.open {
+						for _, o := range b.open[k] {
+							if o > from && end < len(toks) {
+								close[o] = int32(end)
+							}
+						}
+					}
 				}
+				*s = first
+				j = end
+				continue
+			case "elif", "else", "elifdef", "elifndef", "endif":
+				return j, w
+			}
+			c := one(j)
+			k, ok := kinds[c]
+			if !ok {
+				continue
+			}
+			if c == '(' || c == '[' || c == '{' {
+				close[j] = -1
+				s.open[k] = append(s.open[k], j)
+				if c == '{' {
+					u := int32(-1)
+					if len(s.brace) > 0 {
+						u = int32(s.brace[len(s.brace)-1])
+					}
+					a := int32(-1)
+					if j > 0 && one(j-1) == ')' {
+						if o, ok := closer[j-1]; ok {
+							a = int32(o)
+						}
+					}
+					s.brace = append(s.brace, len(braces))
+					braces, up, after = append(braces, int32(j)), append(up, u), append(after, a)
+				}
+				continue
+			}
+			if len(s.open[k]) == 0 {
+				continue
+			}
+			o := s.open[k][len(s.open[k])-1]
+			s.open[k] = s.open[k][:len(s.open[k])-1]
+			if c == ')' {
+				closer[j] = o
+			}
+			if c == '}' {
+				s.brace = s.brace[:len(s.brace)-1]
+			}
+			if o > keep {
+				close[o] = int32(j)
 			}
 		}
+		return len(toks), ""
 	}
-	for j := range toks {
-		if c := one(j); c == '(' || c == '[' || c == '{' {
-			close[j] = -1
-		}
-	}
-	for c, o := range matched {
-		close[o] = int32(c)
-	}
-	for j := range toks {
-		if one(j) != '{' {
-			continue
-		}
-		u := int32(-1)
-		for b := len(braces) - 1; b >= 0; b-- {
-			if c := close[int(braces[b])]; c < 0 || int(c) > j {
-				u = int32(b)
-				break
-			}
-		}
-		a := int32(-1)
-		if o, ok := matched[j-1]; ok && one(j-1) == ')' {
-			a = int32(o)
-		}
-		braces, up, after = append(braces, int32(j)), append(up, u), append(after, a)
+	var s state
+	for j := 0; j < len(toks); {
+		end, _ := walk(j, &s, -1) // a stray #elif, #else or #endif is skipped
+		j = end + 1
 	}
 	return close, braces, up, after
 }
@@ -314,7 +372,9 @@ func TestBrackets(t *testing.T) {
 }
 
 func FuzzBrackets(f *testing.F) {
-	for _, s := range []string{"f(a[1]) { { } }", "}{)(][", "#define X (\n) {", "a[(]) {b}(c){"} {
+	for _, s := range []string{"f(a[1]) { { } }", "}{)(][", "#define X (\n) {", "a[(]) {b}(c){",
+		"f() {\n#if A\nif (x) {\n#elif B\nif (y) {\n#else\n{ (\n#endif\n}\n}\ng() {}",
+		"{\n#ifdef A\n}\n#else\n} }\n#endif\n}", "(\n#if A\n#if B\n[\n#else\n)\n#endif\n#else\n{\n#endif\n"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, src string) { checkBrackets(t, src) })
@@ -453,4 +513,56 @@ func TestScanMarksKnownNames(t *testing.T) {
 	if d := Scan(src, c, nil); slices.ContainsFunc(d.Tokens, func(tk Token) bool { return tk.Known }) {
 		t.Error("a scan without names left marks")
 	}
+}
+
+// TestBracketsAcrossConditionalBranches pairs the braces of a function
+// whose #if branches each open a brace that one closer after the #endif
+// closes (as llama.cpp's kernels do): the function body closes at its own
+// '}', not at the end of the file.
+func TestBracketsAcrossConditionalBranches(t *testing.T) {
+	src := "__global__ void k() {\n#if A\nif (a) { f();\n#elif B\nif (b) { g();\n#else\nif (c) { h();\n#endif\nx();\n}\n}\nvoid host() { k<<<1, 1>>>(); }\n"
+	c := Scan([]byte(src), Code{}, nil)
+	var text []string
+	for _, tk := range c.Tokens {
+		text = append(text, src[tk.Start:tk.End])
+	}
+	nth := func(s string, n int) int {
+		for j, x := range text {
+			if x == s {
+				if n == 0 {
+					return j
+				}
+				n--
+			}
+		}
+		t.Fatalf("no token %q", s)
+		return -1
+	}
+	directive := func(w string) int {
+		for j, x := range text {
+			if x == w && j > 0 && text[j-1] == "#" {
+				return j - 1
+			}
+		}
+		t.Fatalf("no #%s", w)
+		return -1
+	}
+	for _, p := range []struct {
+		what        string
+		open, close int
+	}{
+		{"function body", nth("{", 0), nth("}", 1)},
+		{"first branch's block", nth("{", 1), nth("}", 0)},
+		{"#elif branch's block", nth("{", 2), directive("else")},
+		{"#else branch's block", nth("{", 3), directive("endif")},
+		{"host function body", nth("{", 4), nth("}", 2)},
+	} {
+		if got := c.Close[p.open]; int(got) != p.close {
+			t.Errorf("%s: { at token %d closes at %d, want %d", p.what, p.open, got, p.close)
+		}
+	}
+	if up := c.BraceUp[4]; up != -1 {
+		t.Errorf("host function body inside brace %d, want none", up)
+	}
+	checkBrackets(t, src)
 }
