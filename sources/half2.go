@@ -41,47 +41,27 @@ __host__ __device__ static inline __half hipgen_half2_y(__half2&& v) { return *r
 #endif`}
 
 // half2MemberUse rewrites, for ROCm before 6.0, the member x or y at k of
-// a value the file declares as a __half2 (or half2): "v.x", "a[i].y",
-// "s.h.x", "p->x" become hipgen_half2_x(v), hipgen_half2_y(a[i]),
-// hipgen_half2_x(s.h) and hipgen_half2_x(*p) (see half2Member). The value
-// is told by the name that ends it, outside brackets: a variable,
-// parameter or member declared with the type in this file, or with a
-// dependent type (see half2Names).
+// a value the file shows to be a __half2 (or half2): "v.x", "a[i].y",
+// "s.h.x", "p->x", "get(i).h.x" become hipgen_half2_x(v),
+// hipgen_half2_y(a[i]), hipgen_half2_x(s.h), hipgen_half2_x(*p) and
+// hipgen_half2_x(get(i).h) (see half2Member). The value is told by what
+// ends the expression before the member, outside subscripts: a name the
+// file declares with the type, or with a dependent type (see
+// half2Names); a call of a function the file declares returning it, or
+// of one of CUDA's that return a __half2 (half2Results); or a cast to it
+// or a pointer to it. Where a guess is wrong, the overloads of
+// half2Member give the other type its own member.
 func (t *translator) half2MemberUse(k int) {
 	arrow := t.is(k-1, "->")
 	if !arrow && !t.isByte(k-1, '.') || !t.ver.Less(half2MembersFrom) {
 		return
 	}
 	names := t.half2Names()
-	if len(names) == 0 {
-		return
+	if len(names) == 0 && !t.isByte(k-2, ')') {
+		return // nothing declared a __half2, and no call or cast ends the value
 	}
-	// The postfix expression before the member: names joined by '.',
-	// '->' or '::', each perhaps indexed.
-	j, last, start := k-2, -1, -1
-	for j >= 0 {
-		if t.isByte(j, ']') {
-			if j = t.matchingBack(j); j < 0 {
-				return
-			}
-			j--
-			continue
-		}
-		tk := t.tok(j)
-		if tk.Kind != lex.Ident || tk.Directive != t.tok(k).Directive {
-			return
-		}
-		if last < 0 {
-			last = j
-		}
-		start = j
-		if t.isByte(j-1, '.') || t.is(j-1, "->") || t.is(j-1, "::") {
-			j -= 2
-			continue
-		}
-		break
-	}
-	if start < 0 || !names[string(t.text(last))] || cppKeywords[string(t.text(start))] && !t.is(start, "this") {
+	start := t.half2Value(k-2, names)
+	if start < 0 {
 		return
 	}
 	open := "hipgen_half2_" + string(t.text(k)) + "("
@@ -92,7 +72,111 @@ func (t *translator) half2MemberUse(k int) {
 	t.edits = append(t.edits, edit{int(t.tok(k - 1).Start), int(t.tok(k).End), ")"})
 	t.needRuntime = true
 	t.notePolyfill(half2MemberKey, int(t.tok(k).Start))
-	t.report(k, diag.Note, "polyfill", "the members x and y of a __half2 became hipgen_half2_x(...) and hipgen_half2_y(...): "+half2Member.why+"; hipgen knows a __half2 by its declaration in the file (with half2, or a template's type parameter or dependent alias, which may be half2): check x and y of values it cannot see, such as a function's result"+oncePerFile)
+	t.report(k, diag.Note, "polyfill", "the members x and y of a __half2 became hipgen_half2_x(...) and hipgen_half2_y(...): "+half2Member.why+"; hipgen knows a __half2 by its declaration in the file (with half2, or a template's type parameter or dependent alias, which may be half2), by a call of a function declared returning one or of CUDA's __half2 functions, or by a cast: check x and y of values it cannot see, such as the result of a function declared elsewhere"+oncePerFile)
+}
+
+// half2Value returns the first token of the postfix expression that ends
+// at j, before a member x or y, when that expression is a __half2 (see
+// half2MemberUse), or -1. The expression is names joined by '.', '->'
+// or '::', each perhaps called or indexed, or a parenthesized expression
+// or a cast, indexed.
+func (t *translator) half2Value(j int, names map[string]bool) int {
+	dir := t.tok(j + 1).Directive
+	start, known := -1, false
+	for first := true; j >= 0; first = false {
+		for t.isByte(j, ']') {
+			if j = t.matchingBack(j); j < 0 {
+				return -1
+			}
+			j--
+		}
+		if j < 0 || t.tok(j).Directive != dir {
+			return -1
+		}
+		if t.isByte(j, ')') {
+			o := t.matchingBack(j)
+			if o < 1 {
+				return -1
+			}
+			if t.tok(o-1).Kind != lex.Ident || cppKeywords[string(t.text(o-1))] {
+				// A cast, "reinterpret_cast<half2*>(p)" or "((half2*)p)",
+				// or a parenthesized expression: it starts the postfix
+				// expression, and must be a __half2 where the member
+				// is its own.
+				c := t.castStart(o, first)
+				if c < 0 || !first && !known {
+					return -1
+				}
+				return c
+			}
+			// A call: the function's name goes on the chain.
+			if first {
+				known = t.half2Result(string(t.text(o - 1)))
+			}
+			j = o - 1
+		} else {
+			tk := t.tok(j)
+			if tk.Kind != lex.Ident {
+				return -1
+			}
+			if first {
+				known = names[string(t.text(j))]
+			}
+		}
+		start = j
+		if t.isByte(j-1, '.') || t.is(j-1, "->") || t.is(j-1, "::") {
+			j -= 2
+			continue
+		}
+		break
+	}
+	if !known || start < 0 || cppKeywords[string(t.text(start))] && !t.is(start, "this") {
+		return -1
+	}
+	return start
+}
+
+// castStart returns where the cast or parenthesized expression whose
+// parenthesis opens at o starts: the keyword of "static_cast<T>(v)", or o
+// for "((T)p)" and "(e)". With half2 the type must be __half2 or half2
+// (or a pointer or reference to it), else it returns -1.
+func (t *translator) castStart(o int, half2 bool) int {
+	half2Type := func(from, to int) bool { // the tokens [from, to) name the type
+		found := false
+		for j := from; j < to; j++ {
+			switch {
+			case t.is(j, "half2") || t.is(j, "__half2"):
+				found = true
+			case t.is(j, "const") || t.is(j, "volatile") || t.isByte(j, '*') || t.isByte(j, '&') || t.is(j, "&&") || t.is(j, "__restrict__"):
+			default:
+				return false
+			}
+		}
+		return found
+	}
+	if t.isByte(o-1, '>') {
+		for l := o - 2; l > 0 && l > o-16; l-- {
+			if t.isByte(l, '<') {
+				switch string(t.text(l - 1)) {
+				case "static_cast", "reinterpret_cast", "const_cast", "bit_cast":
+					if !half2 || half2Type(l+1, o-1) {
+						return l - 1
+					}
+				}
+				return -1
+			}
+		}
+		return -1
+	}
+	if !half2 {
+		return o
+	}
+	if t.isByte(o+1, '(') {
+		if c := t.matching(o + 1); c > 0 && half2Type(o+2, c) {
+			return o
+		}
+	}
+	return -1
 }
 
 // half2Names returns the names the file declares with the type __half2
@@ -120,8 +204,9 @@ func (t *translator) half2Names() map[string]bool {
 		}
 		if !generic {
 			for _, i := range at {
-				t.half2Declarators(i, &f.half2)
+				t.half2Declarators(i, &f.half2, &f.half2Funcs)
 			}
+			t.half2Autos(&f.half2)
 			return
 		}
 		// One pass: C++ declares a type before its values, so a dependent
@@ -168,17 +253,67 @@ func (t *translator) half2Names() map[string]bool {
 				continue
 			}
 			if length[n] && first[t.src[tk.Start]] && types[string(t.text(i))] {
-				t.half2Declarators(i, &f.half2)
+				t.half2Declarators(i, &f.half2, &f.half2Funcs)
 			}
 		}
+		t.half2Autos(&f.half2)
 	})
 	return f.half2
 }
 
+// half2Autos adds to *names, in a file that names half2 or __half2, the
+// variables declared auto from a __half2: "auto s = __hadd2(a, b);",
+// "const auto v = h2;" with h2 in *names.
+func (t *translator) half2Autos(names *map[string]bool) {
+	t.eachUse([]byte("auto"), func(i int) bool {
+		j := i + 1
+		for t.is(j, "const") || t.isByte(j, '&') || t.is(j, "&&") {
+			j++
+		}
+		if t.tok(j).Kind != lex.Ident || !t.isByte(j+1, '=') {
+			return true
+		}
+		r := j + 2
+		for t.is(r+1, "::") && t.tok(r+2).Kind == lex.Ident {
+			r += 2
+		}
+		name := string(t.text(r))
+		if t.isByte(r+1, '(') && t.half2Result(name) || t.isByte(r+1, ';') && (*names)[name] {
+			if *names == nil {
+				*names = map[string]bool{}
+			}
+			(*names)[string(t.text(j))] = true
+		}
+		return true
+	})
+}
+
+// half2Result reports whether a call of the function name gives a
+// __half2: one of CUDA's (half2Results), a function the file declares
+// returning one, or the type's own constructor. half2Names must have run.
+func (t *translator) half2Result(name string) bool {
+	return half2Results[name] || t.facts.half2Funcs[name]
+}
+
+// half2Results are CUDA's functions that return a __half2 whatever their
+// arguments, and the type's names (a functional cast, "__half2(a, b)").
+var half2Results = map[string]bool{"half2": true, "__half2": true, "make_half2": true,
+	"__float2half2_rn": true, "__floats2half2_rn": true, "__float22half2_rn": true, "__halves2half2": true, "__half2half2": true,
+	"__lows2half2": true, "__highs2half2": true, "__low2half2": true, "__high2half2": true, "__lowhigh2highlow": true,
+	"__hadd2": true, "__hadd2_sat": true, "__hadd2_rn": true, "__hsub2": true, "__hsub2_sat": true, "__hsub2_rn": true,
+	"__hmul2": true, "__hmul2_sat": true, "__hmul2_rn": true, "__h2div": true, "__hfma2": true, "__hfma2_sat": true, "__hfma2_relu": true,
+	"__hneg2": true, "__habs2": true, "__hmax2": true, "__hmin2": true, "__hmax2_nan": true, "__hmin2_nan": true, "__hcmadd": true,
+	"h2sqrt": true, "h2rsqrt": true, "h2rcp": true, "h2exp": true, "h2exp2": true, "h2exp10": true, "h2log": true, "h2log2": true, "h2log10": true,
+	"h2sin": true, "h2cos": true, "h2ceil": true, "h2floor": true, "h2rint": true, "h2trunc": true,
+	"__heq2": true, "__hne2": true, "__hle2": true, "__hge2": true, "__hlt2": true, "__hgt2": true,
+	"__hequ2": true, "__hneu2": true, "__hleu2": true, "__hgeu2": true, "__hltu2": true, "__hgtu2": true, "__hisnan2": true,
+}
+
 // half2Declarators adds to *names the names declared after the type at
-// i: "half2 a, *b, c[4];", a parameter "const half2& v)", a member. A
-// template's argument ("<half2>") declares nothing.
-func (t *translator) half2Declarators(i int, names *map[string]bool) {
+// i: "half2 a, *b, c[4];", a parameter "const half2& v)", a member; and
+// to *funcs a function's name, "half2 f(". A template's argument
+// ("<half2>") declares nothing.
+func (t *translator) half2Declarators(i int, names, funcs *map[string]bool) {
 	if t.isByte(i-1, '<') && t.isByte(i+1, '>') {
 		return
 	}
@@ -190,8 +325,17 @@ func (t *translator) half2Declarators(i int, names *map[string]bool) {
 			return
 		}
 		next := j + 1
+		if first && t.isByte(next, '(') {
+			// A function returning the type ("half2 f(float a)"), or a
+			// variable initialised so ("half2 v(a, b);"): a name for a
+			// call, or for a value (the other use cannot occur).
+			if *funcs == nil {
+				*funcs = map[string]bool{}
+			}
+			(*funcs)[string(t.text(j))] = true
+		}
 		if !(t.isByte(next, ';') || t.isByte(next, '=') || t.isByte(next, ',') || t.isByte(next, '[') ||
-			first && (t.isByte(next, ')') || t.isByte(next, '{') || t.isByte(next, ':'))) {
+			first && (t.isByte(next, ')') || t.isByte(next, '{') || t.isByte(next, ':') || t.isByte(next, '('))) {
 			return
 		}
 		if *names == nil {

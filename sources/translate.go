@@ -234,6 +234,8 @@ type fileFacts struct {
 	// half2Names), once half2Once has run.
 	half2Once sync.Once
 	half2     map[string]bool
+	// half2Funcs holds the functions it declares returning one.
+	half2Funcs map[string]bool
 }
 
 // macroDef is what a file's #define directives of one name say.
