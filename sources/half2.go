@@ -1,6 +1,8 @@
 package sources
 
 import (
+	"bytes"
+
 	"github.com/hipgen/hipgen/diag"
 	"github.com/hipgen/hipgen/sources/hipmap"
 	"github.com/hipgen/hipgen/sources/lex"
@@ -321,8 +323,8 @@ func (t *translator) half2Declarators(i int, names, funcs *map[string]bool) {
 		for t.is(j, "const") || t.is(j, "volatile") || t.is(j, "__restrict__") || t.isByte(j, '*') || t.isByte(j, '&') {
 			j++
 		}
-		if t.tok(j).Kind != lex.Ident || cppKeywords[string(t.text(j))] {
-			return
+		if t.tok(j).Kind != lex.Ident || cppKeywords[string(t.text(j))] || bytes.HasPrefix(t.text(j), []byte("hipgen_half2_")) {
+			return // hipgen's own accessor, where a member was rewritten in a declarator ("half2 a[].x"): it gives a __half
 		}
 		next := j + 1
 		if first && t.isByte(next, '(') {
