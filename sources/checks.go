@@ -66,6 +66,7 @@ const (
 	spMakeUint3
 	spHalfType
 	spHostMath
+	spGridConstant
 )
 
 // specialName is the rule for one identifier; name is the map's own key,
@@ -97,6 +98,7 @@ func specialList() map[string]specialName {
 	add(spCoalesced, "coalesced_threads", "coalesced_group")
 	add(spLibcuxx, "cuda")
 	add(spCallConv, "CUDART_CB", "CUDA_CB")
+	add(spGridConstant, "__grid_constant__")
 	add(spNamespace, "namespace", "using")
 	for n := range cgMembers {
 		add(spCGMember, n)
@@ -278,6 +280,16 @@ func (t *translator) special(k int, b []byte) (next int, handled bool) {
 		if t.tok(k+1).Kind == lex.Ident || t.is(k+1, "*") {
 			t.edits = append(t.edits, edit{int(t.tok(k).Start), int(t.tok(k + 1).Start), ""})
 			t.report(k, diag.Note, "call-fix", s+" removed: it only names a calling convention, which HIP callbacks do not take")
+			return k + 1, true
+		}
+	case spGridConstant:
+		// A kernel parameter's annotation (CUDA 11.7): the kernel may
+		// take the const parameter's address without a copy. HIP has
+		// none (hipcc: "unknown type name"); without it the results
+		// are the same.
+		if !t.tok(k).Directive {
+			t.edits = append(t.edits, edit{int(t.tok(k).Start), int(t.tok(k + 1).Start), ""})
+			t.report(k, diag.Note, "unsupported-api", s+" removed: HIP has no such annotation; the parameter stays const, and a kernel that takes its address reads a copy, with the same results"+oncePerFile)
 			return k + 1, true
 		}
 	case spCoalesced:

@@ -97,10 +97,10 @@ func (t *translator) half2Value(j int, names map[string]bool) int {
 		}
 		if t.isByte(j, ')') {
 			o := t.matchingBack(j)
-			if o < 1 {
+			if o < 0 {
 				return -1
 			}
-			if t.tok(o-1).Kind != lex.Ident || cppKeywords[string(t.text(o-1))] {
+			if o == 0 || t.tok(o-1).Directive != dir || t.tok(o-1).Kind != lex.Ident || cppKeywords[string(t.text(o-1))] {
 				// A cast, "reinterpret_cast<half2*>(p)" or "((half2*)p)",
 				// or a parenthesized expression: it starts the postfix
 				// expression, and must be a __half2 where the member
@@ -156,7 +156,7 @@ func (t *translator) castStart(o int, half2 bool) int {
 		}
 		return found
 	}
-	if t.isByte(o-1, '>') {
+	if o > 0 && t.tok(o-1).Directive == t.tok(o).Directive && t.isByte(o-1, '>') {
 		for l := o - 2; l > 0 && l > o-16; l-- {
 			if t.isByte(l, '<') {
 				switch string(t.text(l - 1)) {

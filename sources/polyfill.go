@@ -891,7 +891,7 @@ func (t *translator) definesFunction(name string) bool {
 			if o >= 2 && t.toks[o-1].Kind == lex.Ident && !t.toks[o-2].Directive &&
 				(t.toks[o-2].Kind == lex.Ident || t.isByte(int(o-2), '*') || t.isByte(int(o-2), '&') || t.isByte(int(o-2), '>')) {
 				n := string(t.text(int(o - 1)))
-				if (n == "atomicMax" || n == "atomicMin") && (t.is(int(o-2), "float") || t.is(int(o-2), "double")) {
+				if redefinedBuiltin(n, string(t.text(int(o-2)))) {
 					continue // becomes hipgen_own_atomicMax (see redefinesBuiltin): HIP's serve the calls
 				}
 				f.defined[n] = append(f.defined[n], t.toks[o-1].Start)

@@ -651,7 +651,7 @@ func (t *translator) ident(k int) int {
 	if len(b) > 6 && t.tok(k).Directive && t.guardMacro(k) {
 		return k + 1
 	}
-	if len(b) == 9 && (string(b) == "atomicMax" || string(b) == "atomicMin") && t.redefinesBuiltin(k) {
+	if len(b) == 9 && (string(b) == "atomicMax" || string(b) == "atomicMin" || string(b) == "atomicAdd") && t.redefinesBuiltin(k) {
 		return k + 1
 	}
 	if len(b) >= 4 && t.names.polyfillFilter.mayContain(b) && t.usePolyfill(k, b) {
@@ -671,6 +671,21 @@ func (t *translator) ident(k int) int {
 		return k + 1
 	}
 	e = t.libraryDataType(k, e)
+	if e.CUDA == "CUresult" {
+		t.driverOverload(k)
+	}
+	if flag, ok := mapFlagsAsRegister[e.CUDA]; ok && !t.isMacroNameOperand(k) {
+		t.replace(k, flag)
+		t.needRuntime = true
+		t.report(k, diag.Note, "call-fix", e.CUDA+" became "+flag+": CUDA's map and register flags of a graphics resource have the same values (cudaGraphicsGLRegisterBuffer takes either), and HIP has only the register flags; cudaGraphicsResourceSetMapFlags, which takes map flags, has no HIP equivalent and is reported where called"+oncePerFile)
+		return k + 1
+	}
+	if tag, ok := structTags[e.CUDA]; ok && t.is(k-1, "struct") && e.Available(t.ver) {
+		t.replace(k, tag) // "struct cudaGraphicsResource *r"
+		t.needRuntime = true
+		t.count(e)
+		return k + 1
+	}
 	t.applyEntry(k, e)
 	if fix, ok := callFixes[e.CUDA]; ok && e.Available(t.ver) {
 		t.fixCall(k, fix, e)
@@ -684,25 +699,104 @@ func (t *translator) ident(k int) int {
 	return k + 1
 }
 
+// driverOverload renames a function defined with the one parameter
+// CUresult at k when the file defines the same name for cudaError_t as
+// well: HIP's driver and runtime errors are both hipError_t, so the two
+// overloads are one function, defined twice (cuda-samples' helper_cuda.h,
+// whose _cudaGetErrorEnum has both where the file defines
+// CUDA_DRIVER_API). Renamed, the driver one is left unused, and the calls
+// take the runtime one, which names the same errors.
+func (t *translator) driverOverload(k int) {
+	o := k - 1
+	if t.is(o, "const") {
+		o--
+	}
+	if !t.isByte(o, '(') || t.tok(o-1).Kind != lex.Ident || cppKeywords[string(t.text(o-1))] {
+		return
+	}
+	close := t.matching(o)
+	if close < 0 || !t.is(close+1, "{") || close > k+2 || close == k+2 && t.tok(k+1).Kind != lex.Ident {
+		return
+	}
+	name := t.text(o - 1)
+	runtime := false
+	t.eachUse(name, func(j int) bool {
+		if j == o-1 || !t.isByte(j+1, '(') {
+			return true
+		}
+		c := t.matching(j + 1)
+		if c < 0 || !t.is(c+1, "{") {
+			return true
+		}
+		p := j + 2
+		if t.is(p, "const") {
+			p++
+		}
+		runtime = t.is(p, "cudaError_t") || t.is(p, "cudaError")
+		return !runtime
+	})
+	if !runtime {
+		return
+	}
+	t.replace(o-1, "hipgen_driver_"+string(name))
+	t.report(o-1, diag.Warning, "builtin-redefinition", string(name)+"(CUresult) and "+string(name)+"(cudaError_t) are one function in HIP, whose driver and runtime errors are both hipError_t, and hipcc rejects the second definition: this one became hipgen_driver_"+string(name)+", which nothing calls, and the calls take the other")
+}
+
+// mapFlagsAsRegister are CUDA's map flags of a graphics resource, which
+// HIP lacks (with cudaGraphicsResourceSetMapFlags), as the register flags
+// of the same value that HIP has: cuda-samples' simpleGL passes
+// cudaGraphicsMapFlagsWriteDiscard to cudaGraphicsGLRegisterBuffer,
+// through a function of its own.
+var mapFlagsAsRegister = map[string]string{
+	"cudaGraphicsMapFlagsNone":         "hipGraphicsRegisterFlagsNone",
+	"cudaGraphicsMapFlagsReadOnly":     "hipGraphicsRegisterFlagsReadOnly",
+	"cudaGraphicsMapFlagsWriteDiscard": "hipGraphicsRegisterFlagsWriteDiscard",
+}
+
+// structTags are the struct tags of HIP's types whose names, the
+// translations of a CUDA struct tag, are typedefs: after "struct" the tag
+// serves (clang: "typedef 'hipGraphicsResource' cannot be referenced with
+// a struct specifier", in cuda-samples' OpenGL interop).
+var structTags = map[string]string{"cudaGraphicsResource": "_hipGraphicsResource"}
+
 // redefinesBuiltin renames a definition at k of atomicMax or atomicMin for
 // float or double, which CUDA lacks and projects define themselves (a
-// compare-and-swap loop; HeCBench's michalewicz), but which HIP declares
-// (amd_hip_atomic.h in ROCm 5.2, a compare-and-swap loop too): hipcc
-// rejected the project's as a redefinition. Renamed, it is left unused,
-// and the calls take HIP's.
+// compare-and-swap loop; HeCBench's michalewicz), or of atomicAdd for
+// double, which CUDA has only from compute capability 6.0 and projects
+// define for older GPUs (cuda-samples' jacobiCudaGraphs, under "#if
+// __CUDA_ARCH__ >= 600 #else", which hipcc takes); HIP declares them all
+// (amd_hip_atomic.h in ROCm 5.2), and hipcc rejected the project's as a
+// redefinition. Renamed, it is left unused, and the calls take HIP's.
 func (t *translator) redefinesBuiltin(k int) bool {
 	typ := string(t.text(k - 1))
-	if typ != "float" && typ != "double" || !t.is(k+1, "(") {
-		return false
+	if !redefinedBuiltin(string(t.text(k)), typ) || !t.is(k+1, "(") || t.deadOnHIP {
+		return false // not one, or in a block hipcc never compiles (see olderArchBlock)
 	}
 	close := t.matching(k + 1)
 	if close < 0 || !t.is(close+1, "{") {
 		return false
 	}
 	name := string(t.text(k))
+	lacks := "which CUDA lacks"
+	if name == "atomicAdd" {
+		lacks = "which CUDA has only from compute capability 6.0"
+	}
 	t.replace(k, "hipgen_own_"+name)
-	t.report(k, diag.Warning, "builtin-redefinition", "HIP already defines "+typ+" "+name+"("+typ+"*, "+typ+"), which CUDA lacks, and hipcc rejects a second definition: this one became hipgen_own_"+name+", which nothing calls, and the calls take HIP's (a compare-and-swap loop too); check that the two agree where it matters to you (NaN, -0.0)")
+	t.report(k, diag.Warning, "builtin-redefinition", "HIP already defines "+typ+" "+name+"("+typ+"*, "+typ+"), "+lacks+", and hipcc rejects a second definition: this one became hipgen_own_"+name+", which nothing calls, and the calls take HIP's (a compare-and-swap loop too); check that the two agree where it matters to you (NaN, -0.0)")
 	return true
+}
+
+// redefinedBuiltin reports whether a definition of the function name
+// returning typ is one of HIP's atomics that CUDA lacks (see
+// redefinesBuiltin).
+func redefinedBuiltin(name, typ string) bool {
+	switch name {
+	case "atomicMax", "atomicMin":
+		return typ == "float" || typ == "double"
+	case "atomicAdd":
+		return typ == "double"
+	}
+	return false
 }
 
 func (t *translator) applyEntry(k int, e hipmap.Entry) {
