@@ -55,8 +55,8 @@ __host__ __device__ static inline __half hipgen_half2_y(__half2&& v) { return *r
 // half2Member give the other type its own member.
 func (t *translator) half2MemberUse(k int) {
 	arrow := t.is(k-1, "->")
-	if !arrow && !t.isByte(k-1, '.') || !t.ver.Less(half2MembersFrom) {
-		return
+	if !arrow && !t.isByte(k-1, '.') || !t.ver.Less(half2MembersFrom) || t.isByte(k+1, '(') {
+		return // not a member, or a member function x() (which __half2 lacks)
 	}
 	names := t.half2Names()
 	if len(names) == 0 && !t.isByte(k-2, ')') {

@@ -6,4 +6,4 @@ package sources
 // Go file below sources/, the mapping table included). It is part of
 // every cache key, so a file translated by another build of the
 // translator is translated again.
-const TranslatorVersion = "b490a61d7d27d7c9"
+const TranslatorVersion = "c5b27efb75bb85aa"
