@@ -816,6 +816,17 @@ func (t *translator) propMember(k int, name string) {
 	t.report(k, diag.Note, "unsupported-api", lacks+": became "+m.value+", "+m.why)
 }
 
+// literalFree reports whether the tokens [from, to) hold no string or
+// character literal, which a rewrite that drops them would change.
+func (t *translator) literalFree(from, to int) bool {
+	for j := from; j < to; j++ {
+		if k := t.tok(j).Kind; k == lex.String || k == lex.Char {
+			return false
+		}
+	}
+	return true
+}
+
 // launchBounds handles __launch_bounds__(T, N[, C]) at k. HIP's macro takes
 // at most two arguments and hands the second to amdgpu_waves_per_eu: the
 // least number of waves per SIMD the kernel's registers must leave room
@@ -827,8 +838,16 @@ func (t *translator) launchBounds(k int) {
 	if !ok || len(args) < 2 || len(args) > 3 {
 		return
 	}
-	if len(args) == 3 {
-		t.edits = append(t.edits, edit{int(t.tok(args[1][1]).End), int(t.tok(close).Start), ""})
+	if len(args) == 3 && t.literalFree(args[1][1]+1, close) {
+		from, to := int(t.tok(args[1][1]).End), int(t.tok(close).Start)
+		if !bytes.Contains(t.src[from:to], []byte("/*")) && !bytes.Contains(t.src[from:to], []byte("//")) {
+			t.edits = append(t.edits, edit{from, to, ""})
+		} else {
+			// Token by token: a comment between them stays.
+			for j := args[1][1] + 1; j < close; j++ {
+				t.edits = append(t.edits, edit{int(t.tok(j).Start), int(t.tok(j).End), ""})
+			}
+		}
 		t.report(args[2][0], diag.Note, checkLaunchBounds, "the third argument of __launch_bounds__ (most blocks per cluster, CUDA 12) is dropped: HIP's takes two, and AMD GPUs have no thread block clusters")
 	}
 	n, nok := t.intArg(args[1])
