@@ -777,6 +777,11 @@ var propMembers = map[string]struct {
 }{
 	"sharedMemPerBlockOptin":    {since: Version{Major: 6, Minor: 0}, before: "sharedMemPerBlock", why: "the most shared memory (LDS) an AMD GPU gives a block, with no opt-in"},
 	"streamPrioritiesSupported": {since: Version{Major: 6, Minor: 0}, value: "1", why: "the value HIP gives it on every AMD GPU (stream priorities work on all of them)"},
+	// Neither a member nor a value stands in: reported (hipcc: "no member
+	// named"), with where the older ROCm has the fact.
+	"asyncEngineCount":  {since: Version{Major: 6, Minor: 0}, why: "hipDeviceGetAttribute with hipDeviceAttributeAsyncEngineCount gives it"},
+	"unifiedAddressing": {since: Version{Major: 6, Minor: 0}, why: "hipDeviceGetAttribute with hipDeviceAttributeUnifiedAddressing gives it"},
+	"uuid":              {since: Version{Major: 6, Minor: 0}, why: "hipDeviceGetUuid gives it"},
 }
 
 // assignOps are the operators that store into their left operand.
@@ -802,6 +807,10 @@ func (t *translator) propMember(k int, name string) {
 	if m.before != "" {
 		t.replace(k, m.before)
 		t.report(k, diag.Note, "unsupported-api", lacks+": became "+m.before+", "+m.why)
+		return
+	}
+	if m.value == "" {
+		t.report(k, diag.Warning, "unsupported-api", lacks+" (if this is a device's properties): "+m.why)
 		return
 	}
 	// recv.name becomes ((void)(recv), value): the object is still

@@ -112,6 +112,8 @@ func polyfillList() map[string]polyfill {
 		"llmax":                          minmax("llmax", "long long", ">"),
 		"ullmin":                         minmax("ullmin", "unsigned long long", "<"),
 		"ullmax":                         minmax("ullmax", "unsigned long long", ">"),
+		"atomicInc_system":               atomicWrapSystem("Inc", "assumed >= v ? 0u : assumed + 1u", "a wrapping increment"),
+		"atomicDec_system":               atomicWrapSystem("Dec", "assumed == 0u || assumed > v ? v : assumed - 1u", "a wrapping decrement"),
 		"atomicMax":                      {name: "hipgen_atomicmax_i64", overload: true, why: "ROCm 5.2 has no atomicMax for signed 64-bit integers; a compare-and-swap loop stands in", code: atomicMinMax64("max", ">=")},
 		"atomicMin":                      {name: "hipgen_atomicmin_i64", overload: true, why: "ROCm 5.2 has no atomicMin for signed 64-bit integers; a compare-and-swap loop stands in", code: atomicMinMax64("min", "<=")},
 		"__hmax": {name: "hipgen_hmax", why: "ROCm before 5.5 has no __hmax", code: `template <class H>
@@ -943,6 +945,23 @@ func (t *translator) declaresFunction(name string) bool {
 
 // atomicMinMax64 is a signed 64-bit atomic min or max built on atomicCAS;
 // a template, since int64_t is long, not long long, on Linux.
+// atomicWrapSystem is CUDA's atomicInc_system or atomicDec_system, which
+// HIP lacks (it has atomicInc and atomicDec, and the other atomics in
+// _system form): a loop of atomicCAS_system, which is system-wide too,
+// storing what CUDA's would (next, of assumed and the bound v).
+func atomicWrapSystem(which, next, what string) polyfill {
+	name := "hipgen_atomic" + which + "_system"
+	return polyfill{name: name, why: "HIP has no atomic" + which + "_system; a loop of atomicCAS_system (system-wide as well) does " + what + " as CUDA's does",
+		code: "__device__ static inline unsigned int " + name + `(unsigned int* p, unsigned int v) {
+  unsigned int old = *p, assumed;
+  do {
+    assumed = old;
+    old = atomicCAS_system(p, assumed, ` + next + `);
+  } while (assumed != old);
+  return old;
+}`}
+}
+
 func atomicMinMax64(which, keep string) string {
 	return "template <class T>\n__device__ static inline T hipgen_atomic" + which + `_i64(T* p, T v) {
   static_assert(sizeof(T) == 8, "64-bit integers only");

@@ -6,4 +6,4 @@ package sources
 // Go file below sources/, the mapping table included). It is part of
 // every cache key, so a file translated by another build of the
 // translator is translated again.
-const TranslatorVersion = "51c385deda3fcbe5"
+const TranslatorVersion = "f87acf00059cc89d"
