@@ -67,6 +67,7 @@ const (
 	spHalfType
 	spHostMath
 	spGridConstant
+	spMemberRename
 )
 
 // specialName is the rule for one identifier; name is the map's own key,
@@ -99,6 +100,9 @@ func specialList() map[string]specialName {
 	add(spLibcuxx, "cuda")
 	add(spCallConv, "CUDART_CB", "CUDA_CB")
 	add(spGridConstant, "__grid_constant__")
+	for n := range memberRenames {
+		add(spMemberRename, n)
+	}
 	add(spNamespace, "namespace", "using")
 	for n := range cgMembers {
 		add(spCGMember, n)
@@ -280,6 +284,13 @@ func (t *translator) special(k int, b []byte) (next int, handled bool) {
 		if t.tok(k+1).Kind == lex.Ident || t.is(k+1, "*") {
 			t.edits = append(t.edits, edit{int(t.tok(k).Start), int(t.tok(k + 1).Start), ""})
 			t.report(k, diag.Note, "call-fix", s+" removed: it only names a calling convention, which HIP callbacks do not take")
+			return k + 1, true
+		}
+	case spMemberRename:
+		if t.is(k-1, ".") || t.is(k-1, "->") {
+			to := memberRenames[s]
+			t.replace(k, to)
+			t.report(k, diag.Note, "call-fix", "the member "+s+" became "+to+", HIP's name for it"+oncePerFile)
 			return k + 1, true
 		}
 	case spGridConstant:
@@ -764,6 +775,12 @@ func (t *translator) computeCapability(k int) {
 func (t *translator) fileReadsDeviceProps() bool {
 	return t.facts.deviceProps.get(func() bool { return bytes.Contains(t.src, []byte("DeviceProp")) })
 }
+
+// memberRenames are members of CUDA's structs that HIP's counterparts
+// name differently: CUmemAllocationProp's requestedHandleTypes is
+// hipMemAllocationProp's requestedHandleType, of the same type (cuda-samples'
+// simpleVulkanMMAP).
+var memberRenames = map[string]string{"requestedHandleTypes": "requestedHandleType"}
 
 // propMembers are cudaDeviceProp members that hipDeviceProp_t gained in a
 // later ROCm release (6.0 reshaped it after CUDA's), with what stands in
