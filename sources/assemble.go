@@ -31,6 +31,7 @@ func (t *translator) assemble(buf []byte) []byte {
 	runtimeEnd := t.insertAt
 	math := t.mathInclude()
 	t.relocatableDeviceCode()
+	t.handleArithmetic()
 	switch {
 	case move || (t.needRuntime || t.needHelpers) && len(t.runtimeIncludes) == 0:
 		t.insertLines(t.insertAt, t.lineBreakAt(t.insertAt)+"#include <hip/hip_runtime.h>\n"+math+helpers)
