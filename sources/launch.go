@@ -1,6 +1,7 @@
 package sources
 
 import (
+	"bytes"
 	"strings"
 
 	"github.com/hipgen/hipgen/diag"
@@ -51,6 +52,11 @@ func (t *translator) launch(k int) int {
 	}
 	closeArgs := t.matching(closeCfg + 1)
 	kstart := t.kernelStart(k - 1)
+	if kstart >= 0 && bytes.Contains(t.src[t.tok(k-1).End:t.tok(k).Start], []byte(removedIncludeMark)) {
+		// An #include between the name and <<<, which stops kernelStart,
+		// that a run before removed: the same answer as then.
+		kstart = -1
+	}
 	if closeArgs < 0 || kstart < 0 {
 		t.report(k, diag.Warning, "launch", "kernel launch not rewritten: cannot delimit the kernel name or its arguments")
 		return k + 1
