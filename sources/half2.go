@@ -319,14 +319,10 @@ func (t *translator) half2Declarators(i int, names, funcs *map[string]bool) {
 	if t.isByte(i-1, '<') && t.isByte(i+1, '>') {
 		return
 	}
-	for j, first := i+1, true; ; first = false {
-		for t.is(j, "const") || t.is(j, "volatile") || t.is(j, "__restrict__") || t.isByte(j, '*') || t.isByte(j, '&') {
-			j++
+	t.declarators(i, func(j, next int, first, _ bool) bool {
+		if bytes.HasPrefix(t.text(j), []byte("hipgen_half2_")) {
+			return false // hipgen's own accessor, where a member was rewritten in a declarator ("half2 a[].x"): it gives a __half
 		}
-		if t.tok(j).Kind != lex.Ident || cppKeywords[string(t.text(j))] || bytes.HasPrefix(t.text(j), []byte("hipgen_half2_")) {
-			return // hipgen's own accessor, where a member was rewritten in a declarator ("half2 a[].x"): it gives a __half
-		}
-		next := j + 1
 		if first && t.isByte(next, '(') {
 			// A function returning the type ("half2 f(float a)"), or a
 			// variable initialised so ("half2 v(a, b);"): a name for a
@@ -338,13 +334,34 @@ func (t *translator) half2Declarators(i int, names, funcs *map[string]bool) {
 		}
 		if !(t.isByte(next, ';') || t.isByte(next, '=') || t.isByte(next, ',') || t.isByte(next, '[') ||
 			first && (t.isByte(next, ')') || t.isByte(next, '{') || t.isByte(next, ':') || t.isByte(next, '('))) {
-			return
+			return false
 		}
 		if *names == nil {
 			*names = map[string]bool{}
 		}
 		(*names)[string(t.text(j))] = true
-		if next = t.declaratorEnd(next); !t.isByte(next, ',') || t.tok(j).Directive {
+		return true
+	})
+}
+
+// declarators calls f for each declarator after the type at i, "T a, *b,
+// c[4] = {1};" or a parameter "const T& v)", with the position of its
+// name, the token after the name, whether it is the first, and whether a
+// '*' came before the name (past const, volatile, __restrict__ and '&'),
+// until f returns false, or a declarator does not start with a name, or
+// one is not followed by a ','.
+func (t *translator) declarators(i int, f func(name, next int, first, pointer bool) bool) {
+	for j, first := i+1, true; ; first = false {
+		pointer := false
+		for t.is(j, "const") || t.is(j, "volatile") || t.is(j, "__restrict__") || t.isByte(j, '*') || t.isByte(j, '&') {
+			pointer = pointer || t.isByte(j, '*')
+			j++
+		}
+		if t.tok(j).Kind != lex.Ident || cppKeywords[string(t.text(j))] || !f(j, j+1, first, pointer) {
+			return
+		}
+		next := t.declaratorEnd(j + 1)
+		if !t.isByte(next, ',') || t.tok(j).Directive {
 			return
 		}
 		j = next + 1

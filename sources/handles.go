@@ -75,23 +75,15 @@ func (t *translator) handleArithmetic() {
 // "cudaTextureObject_t tex)".
 func (t *translator) handleDeclarators(i int) []string {
 	var names []string
-	for j, first := i+1, true; ; first = false {
-		for t.is(j, "const") || t.isByte(j, '&') {
-			j++
-		}
-		if t.tok(j).Kind != lex.Ident || cppKeywords[string(t.text(j))] || t.tok(j).Directive != t.tok(i).Directive {
-			return names
-		}
-		next := j + 1
-		if !(t.isByte(next, ';') || t.isByte(next, '=') || t.isByte(next, ',') || first && t.isByte(next, ')')) {
-			return names
+	t.declarators(i, func(j, next int, first, pointer bool) bool {
+		if pointer || t.tok(j).Directive != t.tok(i).Directive ||
+			!(t.isByte(next, ';') || t.isByte(next, '=') || t.isByte(next, ',') || first && t.isByte(next, ')')) {
+			return false
 		}
 		names = append(names, string(t.text(j)))
-		if next = t.declaratorEnd(next); !t.isByte(next, ',') || t.tok(j).Directive {
-			return names
-		}
-		j = next + 1
-	}
+		return true
+	})
+	return names
 }
 
 // handleArithmeticAt reports whether the variable at j is an operand of
