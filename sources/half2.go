@@ -157,15 +157,12 @@ func (t *translator) castStart(o int, half2 bool) int {
 		return found
 	}
 	if o > 0 && t.tok(o-1).Directive == t.tok(o).Directive && t.isByte(o-1, '>') {
-		for l := o - 2; l > 0 && l > o-16; l-- {
-			if t.isByte(l, '<') {
-				switch string(t.text(l - 1)) {
-				case "static_cast", "reinterpret_cast", "const_cast", "bit_cast":
-					if !half2 || half2Type(l+1, o-1) {
-						return l - 1
-					}
+		if l := t.templateOpenBack(o - 1); l > 0 {
+			switch string(t.text(l - 1)) {
+			case "static_cast", "reinterpret_cast", "const_cast", "bit_cast":
+				if !half2 || half2Type(l+1, o-1) {
+					return l - 1
 				}
-				return -1
 			}
 		}
 		return -1

@@ -6,4 +6,4 @@ package sources
 // Go file below sources/, the mapping table included). It is part of
 // every cache key, so a file translated by another build of the
 // translator is translated again.
-const TranslatorVersion = "2d5e40206bbddb87"
+const TranslatorVersion = "3f0d49d70d9edc88"
