@@ -61,11 +61,9 @@ func (t *translator) launch(k int) int {
 		t.report(k, diag.Warning, "launch", "kernel launch not rewritten: cannot delimit the kernel name or its arguments")
 		return k + 1
 	}
-	for j := k + 1; j < closeCfg; j++ {
-		if kind := t.tok(j).Kind; kind == lex.String || kind == lex.Char {
-			t.report(k, diag.Warning, "launch", "kernel launch not rewritten: a literal among the launch parameters")
-			return k + 1
-		}
+	if !t.literalFree(k+1, closeCfg) {
+		t.report(k, diag.Warning, "launch", "kernel launch not rewritten: a literal among the launch parameters")
+		return k + 1
 	}
 	if _, ok := t.args(k, closeCfg); !ok {
 		t.report(k, diag.Warning, "launch", "kernel launch not rewritten: malformed launch parameters")

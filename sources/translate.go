@@ -651,7 +651,7 @@ func (t *translator) ident(k int) int {
 	if len(b) > 6 && t.tok(k).Directive && t.guardMacro(k) {
 		return k + 1
 	}
-	if len(b) == 9 && (string(b) == "atomicMax" || string(b) == "atomicMin" || string(b) == "atomicAdd") && t.redefinesBuiltin(k) {
+	if len(b) == 9 && t.redefinesBuiltin(k) {
 		return k + 1
 	}
 	if len(b) >= 4 && t.names.polyfillFilter.mayContain(b) && t.usePolyfill(k, b) {
@@ -768,10 +768,10 @@ var structTags = map[string]string{"cudaGraphicsResource": "_hipGraphicsResource
 // (amd_hip_atomic.h in ROCm 5.2), and hipcc rejected the project's as a
 // redefinition. Renamed, it is left unused, and the calls take HIP's.
 func (t *translator) redefinesBuiltin(k int) bool {
-	typ := string(t.text(k - 1))
-	if !redefinedBuiltin(string(t.text(k)), typ) || !t.is(k+1, "(") || t.deadOnHIP {
+	if !redefinedBuiltin(string(t.text(k)), string(t.text(k-1))) || !t.is(k+1, "(") || t.deadOnHIP {
 		return false // not one, or in a block hipcc never compiles (see olderArchBlock)
 	}
+	typ := string(t.text(k - 1))
 	close := t.matching(k + 1)
 	if close < 0 || !t.is(close+1, "{") {
 		return false
