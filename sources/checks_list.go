@@ -4,7 +4,7 @@ package sources
 // it means, for 'hipgen help translate' and for "// hipgen:ignore NAME".
 var Checks = []struct{ Name, Meaning string }{
 	{"builtin-redefinition", "a project's own definition of a function that HIP declares and CUDA lacks (float atomicMax, float4's +=), renamed or kept for CUDA only, so that HIP's serves the calls"},
-	{"call-fix", "a call patched for a HIP declaration that is stricter than CUDA's (cast or default argument added)"},
+	{"call-fix", "a call patched where a HIP declaration or clang is stricter than CUDA (cast, default argument or template keyword added)"},
 	{"compute-capability", "a device's major or minor version, which AMD GPUs fill with their generation (gfx90a: 9.0)"},
 	{"cuda-arch-guard", "__CUDA_ARCH__ tests and values: hipcc does not define the macro"},
 	{"cutlass", "CUTLASS or CuTe, which have no HIP port"},

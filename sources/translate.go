@@ -236,6 +236,10 @@ type fileFacts struct {
 	half2     map[string]bool
 	// half2Funcs holds the functions it declares returning one.
 	half2Funcs map[string]bool
+	// templates is what the file's template declarations say (see
+	// templateFacts), once templatesOnce has run.
+	templatesOnce sync.Once
+	templates     templateFacts
 }
 
 // macroDef is what a file's #define directives of one name say.
@@ -534,6 +538,9 @@ func (t *translator) runRange(k, end int) int {
 			}
 			if tk.End-tk.Start == 1 && t.src[tk.Start] == '=' && t.isByte(k+1, '{') && t.isByte(k+2, '}') {
 				t.half2EmptyAssign(k - 1)
+			}
+			if tk.End-tk.Start == 2 && t.src[tk.Start] == ':' && t.src[tk.Start+1] == ':' && t.isByte(k+2, '<') && t.tok(k+1).Kind == lex.Ident {
+				t.dependentTemplate(k)
 			}
 			if c := t.src[tk.Start]; (c == '.' && tk.End-tk.Start == 1 || c == '-' && tk.End-tk.Start == 2 && t.src[tk.Start+1] == '>') &&
 				(t.isByte(k+1, 'x') || t.isByte(k+1, 'y')) {
