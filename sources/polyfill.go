@@ -162,30 +162,38 @@ __device__ static inline H hipgen_hmin(H a, H b) {
 		"__nv_bfloat16":      bfloat16,
 		"__bfloat162float": {name: "hipgen_bfloat162float", why: "ROCm before 5.7 has only the hip_bfloat16 class, which converts to float", code: `template <class B>
 __host__ __device__ static inline float hipgen_bfloat162float(B b) { return static_cast<float>(b); }`},
-		"__ushort_as_bfloat16":  bfloat16Bits("__ushort_as_bfloat16", "hipgen_bfloat16", "unsigned short u", "hipgen_bfloat16 b; b.data = u; return b;"),
-		"__short_as_bfloat16":   bfloat16Bits("__short_as_bfloat16", "hipgen_bfloat16", "short s", "hipgen_bfloat16 b; b.data = (unsigned short)s; return b;"),
-		"__bfloat16_as_ushort":  bfloat16Bits("__bfloat16_as_ushort", "unsigned short", "hipgen_bfloat16 b", "return b.data;"),
-		"__bfloat16_as_short":   bfloat16Bits("__bfloat16_as_short", "short", "hipgen_bfloat16 b", "return (short)b.data;"),
-		"__float22bfloat162_rn": bfloat162Conversion("__float22bfloat162_rn", "hipgen_bfloat162", "float2 f", "hipgen_bfloat162(static_cast<float>(f.x), static_cast<float>(f.y))"),
-		"__bfloat1622float2":    bfloat162Conversion("__bfloat1622float2", "float2", "hipgen_bfloat162 b", "make_float2(static_cast<float>(b.x), static_cast<float>(b.y))"),
-		"__halves2bfloat162":    bfloat162Conversion("__halves2bfloat162", "hipgen_bfloat162", "hipgen_bfloat16 a, hipgen_bfloat16 b", "hipgen_bfloat162(a, b)"),
-		"__bfloat162bfloat162":  bfloat162Conversion("__bfloat162bfloat162", "hipgen_bfloat162", "hipgen_bfloat16 a", "hipgen_bfloat162(a, a)"),
-		"__low2bfloat16":        bfloat162Conversion("__low2bfloat16", "hipgen_bfloat16", "hipgen_bfloat162 b", "b.x"),
-		"__high2bfloat16":       bfloat162Conversion("__high2bfloat16", "hipgen_bfloat16", "hipgen_bfloat162 b", "b.y"),
-		"__low2bfloat162":       bfloat162Conversion("__low2bfloat162", "hipgen_bfloat162", "hipgen_bfloat162 b", "hipgen_bfloat162(b.x, b.x)"),
-		"__high2bfloat162":      bfloat162Conversion("__high2bfloat162", "hipgen_bfloat162", "hipgen_bfloat162 b", "hipgen_bfloat162(b.y, b.y)"),
-		"__lows2bfloat162":      bfloat162Conversion("__lows2bfloat162", "hipgen_bfloat162", "hipgen_bfloat162 a, hipgen_bfloat162 b", "hipgen_bfloat162(a.x, b.x)"),
-		"__highs2bfloat162":     bfloat162Conversion("__highs2bfloat162", "hipgen_bfloat162", "hipgen_bfloat162 a, hipgen_bfloat162 b", "hipgen_bfloat162(a.y, b.y)"),
-		"htanh":                 halfTanh,
-		"htanh_approx":          {name: "hipgen_htanh", deps: []string{"htanh"}, why: halfTanh.why},
-		"h2tanh":                {name: "hipgen_h2tanh", deps: []string{"htanh"}, why: halfTanh.why},
-		"h2tanh_approx":         {name: "hipgen_h2tanh", deps: []string{"htanh"}, why: halfTanh.why},
-		mixedMinMaxKey:          mixedMinMax,
-		atomicAddHalfKey:        atomicAddHalf,
-		shuffleAnyKey:           shuffleAny,
-		halfHostKey:             halfHost,
-		"__float2bfloat16":      float2bfloat16,
-		"__float2bfloat16_rn":   float2bfloat16, // the same rounding, to nearest even
+		"__ushort_as_bfloat16":       bfloat16Bits("__ushort_as_bfloat16", "hipgen_bfloat16", "unsigned short u", "hipgen_bfloat16 b; b.data = u; return b;"),
+		"__short_as_bfloat16":        bfloat16Bits("__short_as_bfloat16", "hipgen_bfloat16", "short s", "hipgen_bfloat16 b; b.data = (unsigned short)s; return b;"),
+		"__bfloat16_as_ushort":       bfloat16Bits("__bfloat16_as_ushort", "unsigned short", "hipgen_bfloat16 b", "return b.data;"),
+		"__bfloat16_as_short":        bfloat16Bits("__bfloat16_as_short", "short", "hipgen_bfloat16 b", "return (short)b.data;"),
+		"__float22bfloat162_rn":      bfloat162Conversion("__float22bfloat162_rn", "hipgen_bfloat162", "float2 f", "hipgen_bfloat162(static_cast<float>(f.x), static_cast<float>(f.y))"),
+		"__bfloat1622float2":         bfloat162Conversion("__bfloat1622float2", "float2", "hipgen_bfloat162 b", "make_float2(static_cast<float>(b.x), static_cast<float>(b.y))"),
+		"__halves2bfloat162":         bfloat162Conversion("__halves2bfloat162", "hipgen_bfloat162", "hipgen_bfloat16 a, hipgen_bfloat16 b", "hipgen_bfloat162(a, b)"),
+		"__bfloat162bfloat162":       bfloat162Conversion("__bfloat162bfloat162", "hipgen_bfloat162", "hipgen_bfloat16 a", "hipgen_bfloat162(a, a)"),
+		"__low2bfloat16":             bfloat162Conversion("__low2bfloat16", "hipgen_bfloat16", "hipgen_bfloat162 b", "b.x"),
+		"__high2bfloat16":            bfloat162Conversion("__high2bfloat16", "hipgen_bfloat16", "hipgen_bfloat162 b", "b.y"),
+		"__low2bfloat162":            bfloat162Conversion("__low2bfloat162", "hipgen_bfloat162", "hipgen_bfloat162 b", "hipgen_bfloat162(b.x, b.x)"),
+		"__high2bfloat162":           bfloat162Conversion("__high2bfloat162", "hipgen_bfloat162", "hipgen_bfloat162 b", "hipgen_bfloat162(b.y, b.y)"),
+		"__lows2bfloat162":           bfloat162Conversion("__lows2bfloat162", "hipgen_bfloat162", "hipgen_bfloat162 a, hipgen_bfloat162 b", "hipgen_bfloat162(a.x, b.x)"),
+		"__highs2bfloat162":          bfloat162Conversion("__highs2bfloat162", "hipgen_bfloat162", "hipgen_bfloat162 a, hipgen_bfloat162 b", "hipgen_bfloat162(a.y, b.y)"),
+		"htanh":                      halfTanh,
+		"htanh_approx":               {name: "hipgen_htanh", deps: []string{"htanh"}, why: halfTanh.why},
+		"h2tanh":                     {name: "hipgen_h2tanh", deps: []string{"htanh"}, why: halfTanh.why},
+		"h2tanh_approx":              {name: "hipgen_h2tanh", deps: []string{"htanh"}, why: halfTanh.why},
+		"__cvta_generic_to_shared":   addressSpaces,
+		"__cvta_shared_to_generic":   {name: "hipgen_cvta_shared_to_generic", deps: []string{"__cvta_generic_to_shared"}, why: addressSpaces.why},
+		"__cvta_generic_to_global":   {name: "hipgen_cvta_generic_to_global", deps: []string{"__cvta_generic_to_shared"}, why: addressSpaces.why},
+		"__cvta_global_to_generic":   {name: "hipgen_cvta_global_to_generic", deps: []string{"__cvta_generic_to_shared"}, why: addressSpaces.why},
+		"__cvta_generic_to_constant": {name: "hipgen_cvta_generic_to_constant", deps: []string{"__cvta_generic_to_shared"}, why: addressSpaces.why},
+		"__cvta_constant_to_generic": {name: "hipgen_cvta_constant_to_generic", deps: []string{"__cvta_generic_to_shared"}, why: addressSpaces.why},
+		"__cvta_generic_to_local":    {name: "hipgen_cvta_generic_to_local", deps: []string{"__cvta_generic_to_shared"}, why: addressSpaces.why},
+		"__cvta_local_to_generic":    {name: "hipgen_cvta_local_to_generic", deps: []string{"__cvta_generic_to_shared"}, why: addressSpaces.why},
+		mixedMinMaxKey:               mixedMinMax,
+		atomicAddHalfKey:             atomicAddHalf,
+		shuffleAnyKey:                shuffleAny,
+		halfHostKey:                  halfHost,
+		"__float2bfloat16":           float2bfloat16,
+		"__float2bfloat16_rn":        float2bfloat16, // the same rounding, to nearest even
 	}
 	addSIMDPolyfills(m)
 	addBF16IntPolyfills(m)
@@ -1183,6 +1191,39 @@ __device__ static inline __half hipgen_htanh(__half a) { return __float2half(tan
 __device__ static inline __half2 hipgen_h2tanh(__half2 a) {
   return __halves2half2(hipgen_htanh(__low2half(a)), hipgen_htanh(__high2half(a)));
 }`}
+
+// addressSpaces stands in for CUDA's conversions between generic
+// addresses and those of one memory space (__cvta_generic_to_shared and
+// the rest), which HIP lacks. Kernels give the shared address of a buffer
+// to inline PTX (cp.async, ldmatrix), which is reported; but the calls
+// also sit in blocks that only hipcc's host pass compiles (FlashInfer's
+// "#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800", HeCBench's
+// attentionMultiHeadKVCache), where an undeclared name fails the whole
+// unit. AMD GPUs have the same spaces (global 1, LDS 3, constant 4,
+// private 5): a cast to a pointer of the space gives its address there,
+// the LDS offset for shared memory, as ds_ instructions take it. HIP-CPU
+// has one memory: the address is the pointer, all 64 bits of it (so a
+// shared address kept in 32 bits, as CUDA code does, is lost there).
+var addressSpaces = polyfill{name: "hipgen_cvta_generic_to_shared",
+	why: "HIP has no conversions between generic and memory-space addresses; casts to pointers of the AMD GPU's address space (LDS 3 for shared, global 1, constant 4, private 5 for local) stand in, and give the address an AMD instruction of that space takes",
+	code: `#if defined(__HIP_CPU_RT__)
+#define HIPGEN_CVTA(space, n) \
+  __device__ static inline size_t hipgen_cvta_generic_to_##space(const void* p) { return (size_t)p; } \
+  __device__ static inline void* hipgen_cvta_##space##_to_generic(size_t a) { return (void*)a; }
+#else
+#define HIPGEN_CVTA(space, n) \
+  __device__ static inline size_t hipgen_cvta_generic_to_##space(const void* p) { \
+    return (size_t)(const __attribute__((address_space(n))) void*)p; \
+  } \
+  __device__ static inline void* hipgen_cvta_##space##_to_generic(size_t a) { \
+    return (void*)(__attribute__((address_space(n))) void*)a; \
+  }
+#endif
+HIPGEN_CVTA(global, 1)
+HIPGEN_CVTA(shared, 3)
+HIPGEN_CVTA(constant, 4)
+HIPGEN_CVTA(local, 5)
+#undef HIPGEN_CVTA`}
 
 // halfHostKey is the polyfill key of halfHost.
 const halfHostKey = "(host arithmetic of half values)"
