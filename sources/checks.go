@@ -212,7 +212,7 @@ func (t *translator) special(k int, b []byte) (next int, handled bool) {
 		}
 		return k + 1, true
 	case spPropMember:
-		if m := propMembers[s]; (t.is(k-1, ".") || t.is(k-1, "->")) && t.ver.Less(m.since) && t.fileReadsDeviceProps() {
+		if m := propMembers[s]; (t.is(k-1, ".") || t.is(k-1, "->")) && (m.since == Version{} || t.ver.Less(m.since)) && t.fileReadsDeviceProps() {
 			t.propMember(k, s)
 		}
 		return k + 1, true
@@ -783,17 +783,21 @@ func (t *translator) fileReadsDeviceProps() bool {
 var memberRenames = map[string]string{"requestedHandleTypes": "requestedHandleType"}
 
 // propMembers are cudaDeviceProp members that hipDeviceProp_t gained in a
-// later ROCm release (6.0 reshaped it after CUDA's), with what stands in
-// for them before it: another member, or a value the member has on every
-// AMD GPU.
+// later ROCm release (6.0 reshaped it after CUDA's), or never has (since is
+// zero), with what stands in for them before it: another member, or a
+// value the member has on every AMD GPU.
 var propMembers = map[string]struct {
-	since  Version
-	before string // a member of the older hipDeviceProp_t
-	value  string // or the value itself
+	since  Version // the zero Version: no HIP release has the member
+	before string  // a member of the older hipDeviceProp_t
+	value  string  // or the value itself
 	why    string
 }{
 	"sharedMemPerBlockOptin":    {since: Version{Major: 6, Minor: 0}, before: "sharedMemPerBlock", why: "the most shared memory (LDS) an AMD GPU gives a block, with no opt-in"},
 	"streamPrioritiesSupported": {since: Version{Major: 6, Minor: 0}, value: "1", why: "the value HIP gives it on every AMD GPU (stream priorities work on all of them)"},
+	// CUDA's deprecated flag (asyncEngineCount replaced it): every AMD GPU
+	// copies between host and device while it runs kernels (its DMA
+	// engines), as Rodinia's huffman and gaussian ask.
+	"deviceOverlap": {value: "1", why: "every AMD GPU copies between host and device while it runs kernels (CUDA deprecated the member for asyncEngineCount)"},
 	// Neither a member nor a value stands in: reported (hipcc: "no member
 	// named"), with where the older ROCm has the fact.
 	"asyncEngineCount":  {since: Version{Major: 6, Minor: 0}, why: "hipDeviceGetAttribute with hipDeviceAttributeAsyncEngineCount gives it"},
@@ -821,6 +825,9 @@ func (t *translator) modifies(before, after int) bool {
 func (t *translator) propMember(k int, name string) {
 	m := propMembers[name]
 	lacks := "hipDeviceProp_t has no " + name + " before ROCm " + m.since.String()
+	if m.since == (Version{}) {
+		lacks = "hipDeviceProp_t has no " + name + " in any ROCm release"
+	}
 	if m.before != "" {
 		t.replace(k, m.before)
 		t.report(k, diag.Note, "unsupported-api", lacks+": became "+m.before+", "+m.why)
