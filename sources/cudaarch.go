@@ -704,6 +704,10 @@ func (t *translator) olderRelease(k, j int) condFrame {
 	}
 	if why := t.blockUnportable(k); why != "" {
 		t.insert(int(t.tok(j).Start), "!("+hipDefined+") && ")
+		if name, ok := strings.CutPrefix(why, definesPrefix); ok {
+			t.report(j, diag.Warning, checkCUDAArch, "HIP does not define "+macro+", so "+test+" would be true for AMD GPUs, but this block, meant for CUDA releases older than "+num+", defines "+name+", which HIP's headers define already: the condition now excludes HIP")
+			return condFrame{dead: true}
+		}
 		t.report(j, diag.Warning, checkCUDAArch, "HIP does not define "+macro+", so "+test+" would be true for AMD GPUs, but this block, meant for CUDA releases older than "+num+", uses "+why+", which ROCm "+t.ver.String()+" lacks: the condition now excludes HIP")
 		return condFrame{dead: true}
 	}
@@ -736,6 +740,10 @@ func (t *translator) olderTest(j int, end func(int) bool) bool {
 // hipDefined is true under hipcc (both passes) and HIP-CPU.
 const hipDefined = "defined(__HIP__) || defined(__HIP_CPU_RT__)"
 
+// definesPrefix starts what blockUnportable returns for a block that
+// defines a type HIP's headers define.
+const definesPrefix = "defines "
+
 // blockUnportable returns why the block from the #if at k to its #else,
 // #elif or #endif cannot be compiled for the target ROCm (a CUDA name the
 // table lacks there, inline asm), or "" when nothing stands in its way.
@@ -757,6 +765,12 @@ func (t *translator) blockUnportable(k int) string {
 			continue
 		}
 		b := t.text(i)
+		if (t.is(i-1, "struct") || t.is(i-1, "union") || t.is(i-1, "class")) && t.isByte(i+1, '{') && (isVectorType(string(b)) || string(b) == "dim3") {
+			// A definition of a vector type, for CUDA releases that lacked
+			// it (Rodinia's cfd: "#if CUDART_VERSION < 3000 struct double3
+			// {...}"): HIP's headers define it already.
+			return definesPrefix + string(b)
+		}
 		if sp, ok := t.names.special[string(b)]; ok {
 			switch sp.kind {
 			case spAsm, spHopper:
