@@ -95,8 +95,10 @@ compile() { # TOOL UNIT -> prints "TOOL UNIT PASS|FAIL first-error"
 }
 export -f compile hipcc_unit first_error
 export scratch INCLUDES
-for t in hipgen hipify; do printf "$t\t%s\n" "${units[@]}"; done |
-  xargs -P "$jobs" -L1 bash -c 'compile "$0" "$1"' | LC_ALL=C sort >"$scratch/results.tsv"
+# NUL-separated pairs: a unit's path may hold blanks (a course's
+# "05_Writing_your_First_Kernels/02 Kernels/02 matmul.cu").
+for t in hipgen hipify; do printf "$t\0%s\0" "${units[@]}"; done |
+  xargs -0 -n 2 -P "$jobs" bash -c 'compile "$0" "$1"' | LC_ALL=C sort >"$scratch/results.tsv"
 
 # --- report
 awk -F'\t' '
