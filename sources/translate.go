@@ -854,6 +854,13 @@ func (t *translator) unavailable(k int, e hipmap.Entry) {
 	if t.isMacroNameOperand(k) {
 		return // #define X, #undef X, #ifdef X or defined(X): not a use of X
 	}
+	if (e.Family == "math" || e.Family == "device") && !t.calledFunction(k) {
+		// umin, saturate, mul24: CUDA's device functions with names a
+		// project gives its own variables and members (CImg's "const
+		// unsigned int umin = Q(0);", HeCBench's bm3d) are missing only
+		// where called.
+		return
+	}
 	var msg string
 	switch {
 	case e.Status == hipmap.Unsupported:
@@ -882,6 +889,17 @@ func (t *translator) unavailable(k int, e hipmap.Entry) {
 		return
 	}
 	t.report(k, diag.Error, "unsupported-api", msg)
+}
+
+// calledFunction reports whether the identifier at k is called as a free
+// function: a '(' after it, and no '.', '->' or '::' before it (a member or
+// another namespace's function of the same name), nor a type name (a
+// declaration of the project's own: "float saturate(float x) const").
+func (t *translator) calledFunction(k int) bool {
+	if !t.isByte(k+1, '(') || t.isByte(k-1, '.') || t.is(k-1, "->") || t.is(k-1, "::") {
+		return false
+	}
+	return t.tok(k-1).Kind != lex.Ident || cppKeywords[string(t.text(k-1))]
 }
 
 // isMacroNameOperand reports whether the identifier k is the macro name
