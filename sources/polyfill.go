@@ -45,6 +45,9 @@ type polyfill struct {
 	// warn: the stand-in does less than CUDA's, so its use is a warning,
 	// not a note.
 	warn bool
+	// constant: a macro constant (math_constants.h), left where the file
+	// #defines the name itself, whatever its value.
+	constant bool
 }
 
 // hipVersionAtLeast55 is true on ROCm 5.5 and later, where HIP has the
@@ -196,6 +199,7 @@ __host__ __device__ static inline float hipgen_bfloat162float(B b) { return stat
 		"__float2bfloat16_rn":        float2bfloat16, // the same rounding, to nearest even
 	}
 	addSIMDPolyfills(m)
+	addMathConstants(m)
 	addBF16IntPolyfills(m)
 	for _, h := range hostMath {
 		m[hostMathKey(h.name)] = hostMathPolyfill(h)
@@ -629,7 +633,7 @@ func (t *translator) usePolyfill(k int, b []byte) bool {
 	if e, ok := t.lookupIdent(b); ok && e.Available(t.ver) && !p.overload && (p.replaces == "" || e.HIP != p.replaces) {
 		return false
 	}
-	if t.definesFunction(name) {
+	if t.definesFunction(name) || p.constant && (t.definesAt()[name] != nil || t.isMacroNameOperand(k)) {
 		return false // the project brings its own
 	}
 	t.replace(k, p.name)
@@ -643,7 +647,11 @@ func (t *translator) usePolyfill(k int, b []byte) bool {
 	if p.warn {
 		severity = diag.Warning
 	}
-	t.report(k, severity, "polyfill", name+" became "+p.name+": "+p.why+oncePerFile)
+	msg := name + " became " + p.name + ": " + p.why
+	if p.constant {
+		msg = p.why // one note for all of them (see mathConstantWhy)
+	}
+	t.report(k, severity, "polyfill", msg+oncePerFile)
 	return true
 }
 

@@ -6,4 +6,4 @@ package sources
 // Go file below sources/, the mapping table included). It is part of
 // every cache key, so a file translated by another build of the
 // translator is translated again.
-const TranslatorVersion = "08220b40b34cd71f"
+const TranslatorVersion = "98dc1d2d07fa617f"
