@@ -212,7 +212,7 @@ func (t *translator) special(k int, b []byte) (next int, handled bool) {
 		}
 		return k + 1, true
 	case spPropMember:
-		if m := propMembers[s]; (t.is(k-1, ".") || t.is(k-1, "->")) && (m.since == Version{} || t.ver.Less(m.since)) && t.fileReadsDeviceProps() {
+		if m := propMembers[s]; (t.is(k-1, ".") || t.is(k-1, "->")) && t.ver.Less(m.since) && t.fileReadsDeviceProps() {
 			t.propMember(k, s)
 		}
 		return k + 1, true
@@ -782,27 +782,58 @@ func (t *translator) fileReadsDeviceProps() bool {
 // simpleVulkanMMAP).
 var memberRenames = map[string]string{"requestedHandleTypes": "requestedHandleType"}
 
-// propMembers are cudaDeviceProp members that hipDeviceProp_t gained in a
-// later ROCm release (6.0 reshaped it after CUDA's), or never has (since is
-// zero), with what stands in for them before it: another member, or a
-// value the member has on every AMD GPU.
-var propMembers = map[string]struct {
-	since  Version // the zero Version: no HIP release has the member
+// propMember is how a member of cudaDeviceProp that hipDeviceProp_t
+// lacks before a ROCm release is translated for an older one.
+type propMember struct {
+	since  Version // the first release whose hipDeviceProp_t has it
 	before string  // a member of the older hipDeviceProp_t
 	value  string  // or the value itself
 	why    string
-}{
-	"sharedMemPerBlockOptin":    {since: Version{Major: 6, Minor: 0}, before: "sharedMemPerBlock", why: "the most shared memory (LDS) an AMD GPU gives a block, with no opt-in"},
-	"streamPrioritiesSupported": {since: Version{Major: 6, Minor: 0}, value: "1", why: "the value HIP gives it on every AMD GPU (stream priorities work on all of them)"},
+}
+
+// propMembers are cudaDeviceProp members that hipDeviceProp_t gained in a
+// later ROCm release (6.0 reshaped it after CUDA's, hipDeviceProp_tR0600),
+// with what stands in for them before it: another member, or a value the
+// member has on every AMD GPU. CUDA 11.8's cudaDeviceProp has 38 members
+// that ROCm 5.2's hipDeviceProp_t lacks; 6.0 has them all.
+var propMembers = map[string]propMember{
+	"sharedMemPerBlockOptin":     {since: rocm60, before: "sharedMemPerBlock", why: "the most shared memory (LDS) an AMD GPU gives a block, with no opt-in"},
+	"sharedMemPerMultiprocessor": {since: rocm60, before: "maxSharedMemoryPerMultiProcessor", why: "the same fact under its older name"},
+	"streamPrioritiesSupported":  {since: rocm60, value: "1", why: "the value HIP gives it on every AMD GPU (stream priorities work on all of them)"},
 	// CUDA's deprecated flag (asyncEngineCount replaced it): every AMD GPU
 	// copies between host and device while it runs kernels (its DMA
 	// engines), as Rodinia's huffman and gaussian ask.
-	"deviceOverlap": {value: "1", why: "every AMD GPU copies between host and device while it runs kernels (CUDA deprecated the member for asyncEngineCount)"},
+	"deviceOverlap": {since: rocm60, value: "1", why: "every AMD GPU copies between host and device while it runs kernels (CUDA deprecated the member for asyncEngineCount)"},
 	// Neither a member nor a value stands in: reported (hipcc: "no member
 	// named"), with where the older ROCm has the fact.
-	"asyncEngineCount":  {since: Version{Major: 6, Minor: 0}, why: "hipDeviceGetAttribute with hipDeviceAttributeAsyncEngineCount gives it"},
-	"unifiedAddressing": {since: Version{Major: 6, Minor: 0}, why: "hipDeviceGetAttribute with hipDeviceAttributeUnifiedAddressing gives it"},
-	"uuid":              {since: Version{Major: 6, Minor: 0}, why: "hipDeviceGetUuid gives it"},
+	"uuid":                      {since: rocm60, why: "hipDeviceGetUuid gives it"},
+	"reservedSharedMemPerBlock": {since: rocm60, why: "ROCm 5.x has no attribute for it either; AMD GPUs reserve no shared memory (LDS) of a block for themselves"},
+}
+
+// rocm60 is the release whose hipDeviceProp_t has CUDA's members.
+var rocm60 = Version{Major: 6, Minor: 0}
+
+// init adds to propMembers those whose fact ROCm 5.x gives as a device
+// attribute (Tony-Tan/CUDA_Freshman's device query reads
+// maxTexture1DLayered), with the attribute's name.
+func init() {
+	for member, attribute := range map[string]string{
+		"accessPolicyMaxWindowSize": "AccessPolicyMaxWindowSize", "asyncEngineCount": "AsyncEngineCount",
+		"canUseHostPointerForRegisteredMem": "CanUseHostPointerForRegisteredMem", "computePreemptionSupported": "ComputePreemptionSupported",
+		"globalL1CacheSupported": "GlobalL1CacheSupported", "hostNativeAtomicSupported": "HostNativeAtomicSupported",
+		"localL1CacheSupported": "LocalL1CacheSupported", "luid": "Luid", "luidDeviceNodeMask": "LuidDeviceNodeMask",
+		"maxBlocksPerMultiProcessor": "MaxBlocksPerMultiProcessor", "maxSurface1D": "MaxSurface1D", "maxSurface1DLayered": "MaxSurface1DLayered",
+		"maxSurface2D": "MaxSurface2D", "maxSurface2DLayered": "MaxSurface2DLayered", "maxSurface3D": "MaxSurface3D",
+		"maxSurfaceCubemap": "MaxSurfaceCubemap", "maxSurfaceCubemapLayered": "MaxSurfaceCubemapLayered",
+		"maxTexture1DLayered": "MaxTexture1DLayered", "maxTexture1DMipmap": "MaxTexture1DMipmap", "maxTexture2DGather": "MaxTexture2DGather",
+		"maxTexture2DLayered": "MaxTexture2DLayered", "maxTexture2DLinear": "MaxTexture2DLinear", "maxTexture2DMipmap": "MaxTexture2DMipmap",
+		"maxTexture3DAlt": "MaxTexture3DAlt", "maxTextureCubemap": "MaxTextureCubemap", "maxTextureCubemapLayered": "MaxTextureCubemapLayered",
+		"multiGpuBoardGroupID": "MultiGpuBoardGroupID", "persistingL2CacheMaxSize": "PersistingL2CacheMaxSize",
+		"regsPerMultiprocessor": "MaxRegistersPerMultiprocessor", "singleToDoublePrecisionPerfRatio": "SingleToDoublePrecisionPerfRatio",
+		"surfaceAlignment": "SurfaceAlignment", "unifiedAddressing": "UnifiedAddressing",
+	} {
+		propMembers[member] = propMember{since: rocm60, why: "hipDeviceGetAttribute with hipDeviceAttribute" + attribute + " gives it"}
+	}
 }
 
 // assignOps are the operators that store into their left operand.
@@ -825,9 +856,6 @@ func (t *translator) modifies(before, after int) bool {
 func (t *translator) propMember(k int, name string) {
 	m := propMembers[name]
 	lacks := "hipDeviceProp_t has no " + name + " before ROCm " + m.since.String()
-	if m.since == (Version{}) {
-		lacks = "hipDeviceProp_t has no " + name + " in any ROCm release"
-	}
 	if m.before != "" {
 		t.replace(k, m.before)
 		t.report(k, diag.Note, "unsupported-api", lacks+": became "+m.before+", "+m.why)

@@ -6,4 +6,4 @@ package sources
 // Go file below sources/, the mapping table included). It is part of
 // every cache key, so a file translated by another build of the
 // translator is translated again.
-const TranslatorVersion = "98dc1d2d07fa617f"
+const TranslatorVersion = "f3cf29465a485b5b"
