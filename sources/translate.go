@@ -236,6 +236,11 @@ type fileFacts struct {
 	half2     map[string]bool
 	// half2Funcs holds the functions it declares returning one.
 	half2Funcs map[string]bool
+	// pointerAttrs holds the names the file declares as a
+	// cudaPointerAttributes (see pointerAttrNames), once pointerAttrsOnce
+	// has run.
+	pointerAttrsOnce sync.Once
+	pointerAttrs     map[string]bool
 	// templates is what the file's template declarations say (see
 	// templateFacts), once templatesOnce has run.
 	templatesOnce sync.Once
@@ -542,9 +547,12 @@ func (t *translator) runRange(k, end int) int {
 			if tk.End-tk.Start == 2 && t.src[tk.Start] == ':' && t.src[tk.Start+1] == ':' && t.isByte(k+2, '<') && t.tok(k+1).Kind == lex.Ident {
 				t.dependentTemplate(k)
 			}
-			if c := t.src[tk.Start]; (c == '.' && tk.End-tk.Start == 1 || c == '-' && tk.End-tk.Start == 2 && t.src[tk.Start+1] == '>') &&
-				(t.isByte(k+1, 'x') || t.isByte(k+1, 'y')) {
-				t.half2MemberUse(k + 1)
+			if c := t.src[tk.Start]; c == '.' && tk.End-tk.Start == 1 || c == '-' && tk.End-tk.Start == 2 && t.src[tk.Start+1] == '>' {
+				if t.isByte(k+1, 'x') || t.isByte(k+1, 'y') {
+					t.half2MemberUse(k + 1)
+				} else if n := t.tok(k + 1); n.Kind == lex.Ident && (n.End-n.Start == 4 || n.End-n.Start == 10) {
+					t.pointerAttrMember(k + 1)
+				}
 			}
 		case lex.Number:
 			t.number(k)
