@@ -250,7 +250,7 @@ func (t *translator) appendBuffer(k int, fix callFix, e hipmap.Entry) {
 		return
 	}
 	descr := t.argText(args[len(args)-1])
-	buffer := ""
+	buffer, namesAPI := "", false
 	for j := range t.toks {
 		if j > k && buffer != "" {
 			break
@@ -259,16 +259,48 @@ func (t *translator) appendBuffer(k int, fix callFix, e hipmap.Entry) {
 			continue
 		}
 		if a, _, ok := t.call(j); ok && len(a) == fix.args+1 && t.argText(a[len(a)-2]) == descr {
-			buffer = t.span(a[len(a)-1][0], a[len(a)-1][1])
+			// A copy would keep CUDA names that the walk renames where
+			// they stand, so that a second translation would change it
+			// (found by FuzzTranslate): such a buffer is given by hand.
+			buffer, namesAPI = "", !t.namesNoAPI(a[len(a)-1])
+			if !namesAPI {
+				buffer = t.span(a[len(a)-1][0], a[len(a)-1][1])
+			}
 		}
 	}
 	from := "hip" + fix.bufferFrom[2:]
+	if namesAPI {
+		t.report(k, diag.Error, "call-fix", e.HIP+" "+fix.why+": the buffer of the "+fix.bufferFrom+" call with "+descr+" is an expression that names the CUDA API, which hipgen does not copy; pass the buffer given to "+from+" for it as a last argument")
+		return
+	}
 	if buffer == "" {
 		t.report(k, diag.Error, "call-fix", e.HIP+" "+fix.why+": no call of "+fix.bufferFrom+" with "+descr+" was found in the file; pass the buffer given to "+from+" for it as a last argument")
 		return
 	}
 	t.insert(int(t.tok(close).Start), ", "+buffer)
 	t.report(k, diag.Note, "call-fix", e.HIP+" "+fix.why+": added "+buffer+", the buffer of the "+fix.bufferFrom+" call with "+descr)
+}
+
+// namesNoAPI reports whether the argument a names nothing that the
+// translation renames: no identifier of the tables, no polyfill and no
+// name with a rule of its own.
+func (t *translator) namesNoAPI(a [2]int) bool {
+	for j := a[0]; j <= a[1]; j++ {
+		if t.tok(j).Kind != lex.Ident {
+			continue
+		}
+		b := t.text(j)
+		if _, ok := t.lookupIdent(b); ok {
+			return false
+		}
+		if _, ok := t.names.polyfills[string(b)]; ok {
+			return false
+		}
+		if _, ok := t.names.special[string(b)]; ok {
+			return false
+		}
+	}
+	return true
 }
 
 // argText returns the tokens of the argument a without what lies between
