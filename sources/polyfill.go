@@ -115,6 +115,15 @@ func polyfillList() map[string]polyfill {
 		"llmax":                          minmax("llmax", "long long", ">"),
 		"ullmin":                         minmax("ullmin", "unsigned long long", "<"),
 		"ullmax":                         minmax("ullmax", "unsigned long long", ">"),
+		"mulhi":                          legacyWrapper("mulhi", "int mulhi(int a, int b) { return __mulhi(a, b); }", "unsigned int mulhi(unsigned int a, unsigned int b) { return __umulhi(a, b); }", "unsigned int mulhi(int a, unsigned int b) { return __umulhi(static_cast<unsigned int>(a), b); }", "unsigned int mulhi(unsigned int a, int b) { return __umulhi(a, static_cast<unsigned int>(b)); }"),
+		"mul64hi":                        legacyWrapper("mul64hi", "long long int mul64hi(long long int a, long long int b) { return __mul64hi(a, b); }", "unsigned long long int mul64hi(unsigned long long int a, unsigned long long int b) { return __umul64hi(a, b); }", "unsigned long long int mul64hi(long long int a, unsigned long long int b) { return __umul64hi(static_cast<unsigned long long int>(a), b); }", "unsigned long long int mul64hi(unsigned long long int a, long long int b) { return __umul64hi(a, static_cast<unsigned long long int>(b)); }"),
+		"float_as_int":                   legacyWrapper("float_as_int", "int float_as_int(float a) { return __float_as_int(a); }"),
+		"int_as_float":                   legacyWrapper("int_as_float", "float int_as_float(int a) { return __int_as_float(a); }"),
+		"float_as_uint":                  legacyWrapper("float_as_uint", "unsigned int float_as_uint(float a) { return __float_as_uint(a); }"),
+		"uint_as_float":                  legacyWrapper("uint_as_float", "float uint_as_float(unsigned int a) { return __uint_as_float(a); }"),
+		"saturate":                       legacyWrapper("saturate", "float saturate(float a) { return __saturatef(a); }"),
+		"mul24":                          legacyWrapper("mul24", "int mul24(int a, int b) { return __mul24(a, b); }"),
+		"umul24":                         legacyWrapper("umul24", "unsigned int umul24(unsigned int a, unsigned int b) { return __umul24(a, b); }"),
 		"atomicInc_system":               atomicWrapSystem("Inc", "assumed >= v ? 0u : assumed + 1u", "a wrapping increment"),
 		"atomicDec_system":               atomicWrapSystem("Dec", "assumed == 0u || assumed > v ? v : assumed - 1u", "a wrapping decrement"),
 		"atomicMax":                      {name: "hipgen_atomicmax_i64", overload: true, why: "ROCm 5.2 has no atomicMax for signed 64-bit integers; a compare-and-swap loop stands in", code: atomicMinMax64("max", ">=")},
@@ -626,6 +635,15 @@ func (t *translator) usePolyfill(k int, b []byte) bool {
 	if !ok || !p.typ && !t.is(k+1, "(") || p.typ && (t.is(k-1, ".") || t.is(k-1, "->") || t.is(k-1, "::")) {
 		return false
 	}
+	if !p.typ && (t.isByte(k-1, '.') || t.is(k-1, "->")) {
+		return false // a member: "r->saturate(x)"
+	}
+	if !p.typ && !reservedName(b) && t.declaresHere(k) {
+		// The declaration of a function of the project's own with a name
+		// CUDA's legacy functions share ("float saturate(float x) const"):
+		// CUDA's reserved names (__ldcs) are renamed in declarations too.
+		return false
+	}
 	if (string(b) == "atomicMax" || string(b) == "atomicMin") && !t.isSigned64Pointer(k+1) {
 		return false
 	}
@@ -653,6 +671,13 @@ func (t *translator) usePolyfill(k int, b []byte) bool {
 	}
 	t.report(k, severity, "polyfill", msg+oncePerFile)
 	return true
+}
+
+// reservedName reports whether name is one a project does not declare
+// for itself: reserved to the implementation (two leading underscores) or
+// CUDA's (cuda, cu prefixes).
+func reservedName(name []byte) bool {
+	return bytes.HasPrefix(name, []byte("__")) || bytes.HasPrefix(name, []byte("cu"))
 }
 
 // oncePerFile ends the message of a diagnostic that a file gets once, at
@@ -886,6 +911,24 @@ func cacheHint(op string, store bool) polyfill {
 }
 
 // minmax is the polyfill of CUDA's typed integer min and max functions.
+// legacyWrapper stands in for one of CUDA's legacy device functions
+// without the leading underscores (device_functions.hpp: saturate,
+// mul24, mulhi, float_as_int, ...), deprecated in CUDA 11 and gone in CUDA
+// 13, each a call of the intrinsic HIP has (__saturatef, __mul24, ...):
+// defs are its overloads, "type name(params) { body }", written with the
+// name hipgen_ gives it.
+func legacyWrapper(name string, defs ...string) polyfill {
+	var b strings.Builder
+	for i, d := range defs {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString("__device__ static inline " + strings.Replace(d, " "+name+"(", " hipgen_"+name+"(", 1))
+	}
+	return polyfill{name: "hipgen_" + name, code: b.String(),
+		why: "HIP has no " + name + ", one of CUDA's legacy device functions (deprecated in CUDA 11, gone in CUDA 13); it calls the intrinsic HIP has, as CUDA's does"}
+}
+
 func minmax(name, typ, op string) polyfill {
 	return polyfill{name: "hipgen_" + name, why: "HIP has no " + name + "; it is min or max on " + typ,
 		code: "__host__ __device__ static inline " + typ + " hipgen_" + name + "(" + typ + " a, " + typ + " b) { return a " + op + " b ? a : b; }"}

@@ -904,10 +904,16 @@ func (t *translator) unavailable(k int, e hipmap.Entry) {
 // another namespace's function of the same name), nor a type name (a
 // declaration of the project's own: "float saturate(float x) const").
 func (t *translator) calledFunction(k int) bool {
-	if !t.isByte(k+1, '(') || t.isByte(k-1, '.') || t.is(k-1, "->") || t.is(k-1, "::") {
-		return false
-	}
-	return t.tok(k-1).Kind != lex.Ident || cppKeywords[string(t.text(k-1))]
+	return t.isByte(k+1, '(') && !t.isByte(k-1, '.') && !t.is(k-1, "->") && !t.is(k-1, "::") && !t.declaresHere(k)
+}
+
+// declaresHere reports whether the name at k follows a type name, as the
+// name a declaration declares does ("float saturate(float x)"): an
+// identifier that is no keyword, both outside directives (the "once" of
+// "#pragma once" comes before no declaration).
+func (t *translator) declaresHere(k int) bool {
+	p := t.tok(k - 1)
+	return p.Kind == lex.Ident && !p.Directive && !t.tok(k).Directive && !cppKeywords[string(t.text(k-1))]
 }
 
 // isMacroNameOperand reports whether the identifier k is the macro name
