@@ -114,7 +114,8 @@ func specialList() map[string]specialName {
 	add(spFloats2BF162, "__floats2bfloat162_rn")
 	add(spFloat2BF162, "__float2bfloat162_rn")
 	add(spMakeBF162, "make_bfloat162")
-	add(spMemLocation, "cudaMemPrefetchAsync", "cudaMemAdvise", "cudaMemPrefetchAsync_v2", "cudaMemAdvise_v2", "hipMemPrefetchAsync", "hipMemAdvise")
+	add(spMemLocation, "cudaMemPrefetchAsync", "cudaMemAdvise", "cudaMemPrefetchAsync_v2", "cudaMemAdvise_v2", "hipMemPrefetchAsync", "hipMemAdvise",
+		"cuMemPrefetchAsync", "cuMemAdvise", "cuMemPrefetchAsync_v2", "cuMemAdvise_v2")
 	add(spHasInclude, "__has_include")
 	add(spMinMax, "min", "max")
 	add(spAtomicAdd, "atomicAdd")

@@ -1460,7 +1460,9 @@ var memLocationHost = polyfill{name: "hipgen_MemLocationTypeHost", typ: true, wa
 	code: "static const hipMemLocationType hipgen_MemLocationTypeHost = static_cast<hipMemLocationType>(2);"}
 
 // memLocationCall handles the call at k of name, cudaMemPrefetchAsync or
-// cudaMemAdvise (their _v2 forms, or HIP's names in a translation), when it
+// cudaMemAdvise (their _v2 forms, the driver API's cuMemPrefetchAsync and
+// cuMemAdvise, which the table maps to the same HIP names, or HIP's names
+// in a translation, which must be handled alike: FuzzTranslate), when it
 // passes a location (see memLocation): five arguments to a prefetch, or
 // four in a file that names cudaMemLocation (four is also the older
 // prefetch with a stream, and every advice), or a _v2 form. The overloads
@@ -1476,7 +1478,7 @@ func (t *translator) memLocationCall(k int, name string) bool {
 	}
 	v2 := strings.HasSuffix(name, "_v2")
 	prefetch := strings.Contains(name, "Prefetch")
-	names := bytes.Contains(t.src, []byte("cudaMemLocation")) || bytes.Contains(t.src, []byte("hipMemLocation"))
+	names := bytes.Contains(t.src, []byte("cudaMemLocation")) || bytes.Contains(t.src, []byte("hipMemLocation")) || bytes.Contains(t.src, []byte("CUmemLocation"))
 	if !v2 && !(prefetch && len(args) == 5) && !(len(args) == 4 && names) {
 		return false
 	}
