@@ -124,6 +124,15 @@ func polyfillList() map[string]polyfill {
 		"saturate":                       legacyWrapper("saturate", "float saturate(float a) { return __saturatef(a); }"),
 		"mul24":                          legacyWrapper("mul24", "int mul24(int a, int b) { return __mul24(a, b); }"),
 		"umul24":                         legacyWrapper("umul24", "unsigned int umul24(unsigned int a, unsigned int b) { return __umul24(a, b); }"),
+		"float2int":                      roundModeWrapper("float2int", "int", "float", "cudaRoundZero", "__float2int"),
+		"float2uint":                     roundModeWrapper("float2uint", "unsigned int", "float", "cudaRoundZero", "__float2uint"),
+		"int2float":                      roundModeWrapper("int2float", "float", "int", "cudaRoundNearest", "__int2float"),
+		"uint2float":                     roundModeWrapper("uint2float", "float", "unsigned int", "cudaRoundNearest", "__uint2float"),
+		"cudaRoundMode":                  roundMode,
+		"cudaRoundNearest":               {name: "hipgen_RoundNearest", typ: true, deps: []string{"cudaRoundMode"}, why: roundMode.why},
+		"cudaRoundZero":                  {name: "hipgen_RoundZero", typ: true, deps: []string{"cudaRoundMode"}, why: roundMode.why},
+		"cudaRoundPosInf":                {name: "hipgen_RoundPosInf", typ: true, deps: []string{"cudaRoundMode"}, why: roundMode.why},
+		"cudaRoundMinInf":                {name: "hipgen_RoundMinInf", typ: true, deps: []string{"cudaRoundMode"}, why: roundMode.why},
 		"atomicInc_system":               atomicWrapSystem("Inc", "assumed >= v ? 0u : assumed + 1u", "a wrapping increment"),
 		"atomicDec_system":               atomicWrapSystem("Dec", "assumed == 0u || assumed > v ? v : assumed - 1u", "a wrapping decrement"),
 		"atomicMax":                      {name: "hipgen_atomicmax_i64", overload: true, why: "ROCm 5.2 has no atomicMax for signed 64-bit integers; a compare-and-swap loop stands in", code: atomicMinMax64("max", ">=")},
@@ -927,6 +936,24 @@ func legacyWrapper(name string, defs ...string) polyfill {
 	}
 	return polyfill{name: "hipgen_" + name, code: b.String(),
 		why: "HIP has no " + name + ", one of CUDA's legacy device functions (deprecated in CUDA 11, gone in CUDA 13); it calls the intrinsic HIP has, as CUDA's does"}
+}
+
+// roundMode stands in for CUDA's enum cudaRoundMode (device_types.h),
+// which the legacy conversions with a rounding mode take and HIP lacks:
+// the same enumerators in the same order.
+var roundMode = polyfill{name: "hipgen_round_mode", typ: true,
+	why:  "HIP has no cudaRoundMode, which CUDA's legacy conversions (float2int, int2float, ...) take; an enum of the same enumerators stands in",
+	code: "enum hipgen_round_mode { hipgen_RoundNearest, hipgen_RoundZero, hipgen_RoundPosInf, hipgen_RoundMinInf };"}
+
+// roundModeWrapper stands in for one of CUDA's legacy conversions that
+// take a rounding mode (float2int, float2uint, int2float, uint2float),
+// which call the intrinsic of that rounding (__float2int_rn, _rz, _ru,
+// _rd), with CUDA's default mode (zero to an integer, nearest to float).
+func roundModeWrapper(name, ret, arg, def, intrinsic string) polyfill {
+	p := legacyWrapper(name, ret+" "+name+"("+arg+" a, hipgen_round_mode mode = hipgen_"+strings.TrimPrefix(def, "cuda")+") {\n"+
+		"  return mode == hipgen_RoundNearest ? "+intrinsic+"_rn(a) : mode == hipgen_RoundZero ? "+intrinsic+"_rz(a) : mode == hipgen_RoundPosInf ? "+intrinsic+"_ru(a) : "+intrinsic+"_rd(a);\n}")
+	p.deps = []string{"cudaRoundMode"}
+	return p
 }
 
 func minmax(name, typ, op string) polyfill {
