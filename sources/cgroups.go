@@ -486,7 +486,10 @@ func (t *translator) receiverStart(dot int) int {
 }
 
 // templateOpenBack returns the position of the '<' that opens the template
-// argument list closed by the '>' at k, or -1 (a statement boundary first).
+// argument list closed by the '>' at k, or -1 (a statement boundary first,
+// or a bracket that the list would leave unbalanced: a '(' or '[' it does
+// not close, a ')' or ']' it does not open, as in the fuzzer's
+// "g<).any(>(0)", whose receiver must not reach across them).
 func (t *translator) templateOpenBack(k int) int {
 	depth := 0
 	for j := k; j >= 0; j-- {
@@ -500,7 +503,11 @@ func (t *translator) templateOpenBack(k int) int {
 			if depth == 0 {
 				return j
 			}
-		case t.is(j, ";") || t.is(j, "{") || t.is(j, "}"):
+		case t.is(j, ")") || t.is(j, "]"):
+			if j = t.matchingBack(j); j < 0 {
+				return -1
+			}
+		case t.is(j, "(") || t.is(j, "[") || t.is(j, ";") || t.is(j, "{") || t.is(j, "}"):
 			return -1
 		}
 	}
