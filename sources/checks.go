@@ -790,6 +790,18 @@ type propMember struct {
 	before string  // a member of the older hipDeviceProp_t
 	value  string  // or the value itself
 	why    string
+	// attribute names the hipDeviceAttribute that gives the fact in the
+	// older ROCm, where neither a member nor a value stands in; why is
+	// then made from it (see reason).
+	attribute string
+}
+
+// reason says why m's translation is what it is.
+func (m propMember) reason() string {
+	if m.attribute != "" {
+		return "hipDeviceGetAttribute with hipDeviceAttribute" + m.attribute + " gives it"
+	}
+	return m.why
 }
 
 // propMembers are cudaDeviceProp members that hipDeviceProp_t gained in a
@@ -806,36 +818,47 @@ var propMembers = map[string]propMember{
 	// engines), as Rodinia's huffman and gaussian ask.
 	"deviceOverlap": {since: rocm60, value: "1", why: "every AMD GPU copies between host and device while it runs kernels (CUDA deprecated the member for asyncEngineCount)"},
 	// Neither a member nor a value stands in: reported (hipcc: "no member
-	// named"), with where the older ROCm has the fact.
-	"uuid":                      {since: rocm60, why: "hipDeviceGetUuid gives it"},
-	"reservedSharedMemPerBlock": {since: rocm60, why: "ROCm 5.x has no attribute for it either; AMD GPUs reserve no shared memory (LDS) of a block for themselves"},
+	// named"), with where the older ROCm has the fact: a device attribute
+	// for most (Tony-Tan/CUDA_Freshman's device query reads
+	// maxTexture1DLayered).
+	"uuid":                              {since: rocm60, why: "hipDeviceGetUuid gives it"},
+	"reservedSharedMemPerBlock":         {since: rocm60, why: "ROCm 5.x has no attribute for it either; AMD GPUs reserve no shared memory (LDS) of a block for themselves"},
+	"accessPolicyMaxWindowSize":         {since: rocm60, attribute: "AccessPolicyMaxWindowSize"},
+	"asyncEngineCount":                  {since: rocm60, attribute: "AsyncEngineCount"},
+	"canUseHostPointerForRegisteredMem": {since: rocm60, attribute: "CanUseHostPointerForRegisteredMem"},
+	"computePreemptionSupported":        {since: rocm60, attribute: "ComputePreemptionSupported"},
+	"globalL1CacheSupported":            {since: rocm60, attribute: "GlobalL1CacheSupported"},
+	"hostNativeAtomicSupported":         {since: rocm60, attribute: "HostNativeAtomicSupported"},
+	"localL1CacheSupported":             {since: rocm60, attribute: "LocalL1CacheSupported"},
+	"luid":                              {since: rocm60, attribute: "Luid"},
+	"luidDeviceNodeMask":                {since: rocm60, attribute: "LuidDeviceNodeMask"},
+	"maxBlocksPerMultiProcessor":        {since: rocm60, attribute: "MaxBlocksPerMultiProcessor"},
+	"maxSurface1D":                      {since: rocm60, attribute: "MaxSurface1D"},
+	"maxSurface1DLayered":               {since: rocm60, attribute: "MaxSurface1DLayered"},
+	"maxSurface2D":                      {since: rocm60, attribute: "MaxSurface2D"},
+	"maxSurface2DLayered":               {since: rocm60, attribute: "MaxSurface2DLayered"},
+	"maxSurface3D":                      {since: rocm60, attribute: "MaxSurface3D"},
+	"maxSurfaceCubemap":                 {since: rocm60, attribute: "MaxSurfaceCubemap"},
+	"maxSurfaceCubemapLayered":          {since: rocm60, attribute: "MaxSurfaceCubemapLayered"},
+	"maxTexture1DLayered":               {since: rocm60, attribute: "MaxTexture1DLayered"},
+	"maxTexture1DMipmap":                {since: rocm60, attribute: "MaxTexture1DMipmap"},
+	"maxTexture2DGather":                {since: rocm60, attribute: "MaxTexture2DGather"},
+	"maxTexture2DLayered":               {since: rocm60, attribute: "MaxTexture2DLayered"},
+	"maxTexture2DLinear":                {since: rocm60, attribute: "MaxTexture2DLinear"},
+	"maxTexture2DMipmap":                {since: rocm60, attribute: "MaxTexture2DMipmap"},
+	"maxTexture3DAlt":                   {since: rocm60, attribute: "MaxTexture3DAlt"},
+	"maxTextureCubemap":                 {since: rocm60, attribute: "MaxTextureCubemap"},
+	"maxTextureCubemapLayered":          {since: rocm60, attribute: "MaxTextureCubemapLayered"},
+	"multiGpuBoardGroupID":              {since: rocm60, attribute: "MultiGpuBoardGroupID"},
+	"persistingL2CacheMaxSize":          {since: rocm60, attribute: "PersistingL2CacheMaxSize"},
+	"regsPerMultiprocessor":             {since: rocm60, attribute: "MaxRegistersPerMultiprocessor"},
+	"singleToDoublePrecisionPerfRatio":  {since: rocm60, attribute: "SingleToDoublePrecisionPerfRatio"},
+	"surfaceAlignment":                  {since: rocm60, attribute: "SurfaceAlignment"},
+	"unifiedAddressing":                 {since: rocm60, attribute: "UnifiedAddressing"},
 }
 
 // rocm60 is the release whose hipDeviceProp_t has CUDA's members.
 var rocm60 = Version{Major: 6, Minor: 0}
-
-// init adds to propMembers those whose fact ROCm 5.x gives as a device
-// attribute (Tony-Tan/CUDA_Freshman's device query reads
-// maxTexture1DLayered), with the attribute's name.
-func init() {
-	for member, attribute := range map[string]string{
-		"accessPolicyMaxWindowSize": "AccessPolicyMaxWindowSize", "asyncEngineCount": "AsyncEngineCount",
-		"canUseHostPointerForRegisteredMem": "CanUseHostPointerForRegisteredMem", "computePreemptionSupported": "ComputePreemptionSupported",
-		"globalL1CacheSupported": "GlobalL1CacheSupported", "hostNativeAtomicSupported": "HostNativeAtomicSupported",
-		"localL1CacheSupported": "LocalL1CacheSupported", "luid": "Luid", "luidDeviceNodeMask": "LuidDeviceNodeMask",
-		"maxBlocksPerMultiProcessor": "MaxBlocksPerMultiProcessor", "maxSurface1D": "MaxSurface1D", "maxSurface1DLayered": "MaxSurface1DLayered",
-		"maxSurface2D": "MaxSurface2D", "maxSurface2DLayered": "MaxSurface2DLayered", "maxSurface3D": "MaxSurface3D",
-		"maxSurfaceCubemap": "MaxSurfaceCubemap", "maxSurfaceCubemapLayered": "MaxSurfaceCubemapLayered",
-		"maxTexture1DLayered": "MaxTexture1DLayered", "maxTexture1DMipmap": "MaxTexture1DMipmap", "maxTexture2DGather": "MaxTexture2DGather",
-		"maxTexture2DLayered": "MaxTexture2DLayered", "maxTexture2DLinear": "MaxTexture2DLinear", "maxTexture2DMipmap": "MaxTexture2DMipmap",
-		"maxTexture3DAlt": "MaxTexture3DAlt", "maxTextureCubemap": "MaxTextureCubemap", "maxTextureCubemapLayered": "MaxTextureCubemapLayered",
-		"multiGpuBoardGroupID": "MultiGpuBoardGroupID", "persistingL2CacheMaxSize": "PersistingL2CacheMaxSize",
-		"regsPerMultiprocessor": "MaxRegistersPerMultiprocessor", "singleToDoublePrecisionPerfRatio": "SingleToDoublePrecisionPerfRatio",
-		"surfaceAlignment": "SurfaceAlignment", "unifiedAddressing": "UnifiedAddressing",
-	} {
-		propMembers[member] = propMember{since: rocm60, why: "hipDeviceGetAttribute with hipDeviceAttribute" + attribute + " gives it"}
-	}
-}
 
 // assignOps are the operators that store into their left operand.
 var assignOps = map[string]bool{"=": true, "+=": true, "-=": true, "*=": true, "/=": true, "%=": true,
@@ -859,23 +882,23 @@ func (t *translator) propMember(k int, name string) {
 	lacks := "hipDeviceProp_t has no " + name + " before ROCm " + m.since.String()
 	if m.before != "" {
 		t.replace(k, m.before)
-		t.report(k, diag.Note, "unsupported-api", lacks+": became "+m.before+", "+m.why)
+		t.report(k, diag.Note, "unsupported-api", lacks+": became "+m.before+", "+m.reason())
 		return
 	}
 	if m.value == "" {
-		t.report(k, diag.Warning, "unsupported-api", lacks+" (if this is a device's properties): "+m.why)
+		t.report(k, diag.Warning, "unsupported-api", lacks+" (if this is a device's properties): "+m.reason())
 		return
 	}
 	// recv.name becomes ((void)(recv), value): the object is still
 	// evaluated, and the value binds as the member access did.
 	start := t.receiverStart(k - 1)
 	if start < 0 || t.modifies(start-1, k+1) {
-		t.report(k, diag.Error, "unsupported-api", lacks+", and a value cannot stand in for it here: use "+m.value+", "+m.why)
+		t.report(k, diag.Error, "unsupported-api", lacks+", and a value cannot stand in for it here: use "+m.value+", "+m.reason())
 		return
 	}
 	t.insert(int(t.tok(start).Start), "((void)(")
 	t.edits = append(t.edits, edit{int(t.tok(k - 1).Start), int(t.tok(k).End), "), " + m.value + ")"})
-	t.report(k, diag.Note, "unsupported-api", lacks+": became "+m.value+", "+m.why)
+	t.report(k, diag.Note, "unsupported-api", lacks+": became "+m.value+", "+m.reason())
 }
 
 // literalFree reports whether the tokens [from, to) hold no string or
