@@ -290,13 +290,7 @@ func (t *translator) namesNoAPI(a [2]int) bool {
 			continue
 		}
 		b := t.text(j)
-		if _, ok := t.lookupIdent(b); ok {
-			return false
-		}
-		if _, ok := t.names.polyfills[string(b)]; ok {
-			return false
-		}
-		if _, ok := t.names.special[string(b)]; ok {
+		if _, ok := t.lookupIdent(b); ok || t.hasOwnRule(b) {
 			return false
 		}
 	}

@@ -641,11 +641,10 @@ func bfloat16Function(cuda, dep, why, result, params, body string) polyfill {
 // target ROCm and a polyfill exists. It reports whether it did.
 func (t *translator) usePolyfill(k int, b []byte) bool {
 	p, ok := t.names.polyfills[string(b)]
-	if !ok || !p.typ && !t.is(k+1, "(") || p.typ && (t.is(k-1, ".") || t.is(k-1, "->") || t.is(k-1, "::")) {
+	// Never a member ("r->saturate(x)"); a type or constant not in
+	// another namespace either; a function only where called.
+	if !ok || t.is(k-1, ".") || t.is(k-1, "->") || p.typ && t.is(k-1, "::") || !p.typ && !t.is(k+1, "(") {
 		return false
-	}
-	if !p.typ && (t.isByte(k-1, '.') || t.is(k-1, "->")) {
-		return false // a member: "r->saturate(x)"
 	}
 	if !p.typ && !reservedName(b) && t.declaresHere(k) {
 		// The declaration of a function of the project's own with a name

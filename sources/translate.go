@@ -550,7 +550,7 @@ func (t *translator) runRange(k, end int) int {
 			if c := t.src[tk.Start]; c == '.' && tk.End-tk.Start == 1 || c == '-' && tk.End-tk.Start == 2 && t.src[tk.Start+1] == '>' {
 				if t.isByte(k+1, 'x') || t.isByte(k+1, 'y') {
 					t.half2MemberUse(k + 1)
-				} else if n := t.tok(k + 1); n.Kind == lex.Ident && (n.End-n.Start == 4 || n.End-n.Start == 10) {
+				} else if n := t.tok(k + 1); n.Kind == lex.Ident && (n.End-n.Start == 4 || n.End-n.Start == 10) { // "type", "memoryType"
 					t.pointerAttrMember(k + 1)
 				}
 			}
@@ -586,10 +586,7 @@ func (t *translator) shimMacro(k int) bool {
 		return false
 	}
 	b := t.text(k)
-	if _, ok := t.names.special[string(b)]; ok {
-		return true
-	}
-	if _, ok := t.names.polyfills[string(b)]; ok {
+	if t.hasOwnRule(b) {
 		return true
 	}
 	e, ok := t.lookupIdent(b)
@@ -602,6 +599,16 @@ func (t *translator) shimMacro(k int) bool {
 		}
 	}
 	return false
+}
+
+// hasOwnRule reports whether the identifier b has a rule of its own
+// (specialNames) or a polyfill, beside what the table says of it.
+func (t *translator) hasOwnRule(b []byte) bool {
+	if _, ok := t.names.special[string(b)]; ok {
+		return true
+	}
+	_, ok := t.names.polyfills[string(b)]
+	return ok
 }
 
 // directive handles a preprocessor line starting at the '#' at k and
