@@ -1,10 +1,10 @@
 package builder
 
 import (
-	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"github.com/hipgen/hipgen/internal/sha256"
 	"io"
 	"io/fs"
 	"os"

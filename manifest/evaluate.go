@@ -3,11 +3,11 @@ package manifest
 import (
 	"bytes"
 	"cmp"
-	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/hipgen/hipgen/internal/sha256"
 	"os"
 	"os/exec"
 	"path/filepath"

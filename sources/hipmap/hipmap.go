@@ -21,9 +21,9 @@
 package hipmap
 
 import (
-	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"github.com/hipgen/hipgen/internal/sha256"
 	"iter"
 	"slices"
 	"sort"

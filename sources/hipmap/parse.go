@@ -2,10 +2,10 @@ package hipmap
 
 import (
 	"cmp"
-	"crypto/sha256"
 	"embed"
 	"encoding/hex"
 	"fmt"
+	"github.com/hipgen/hipgen/internal/sha256"
 	"io/fs"
 	"path"
 	"slices"
