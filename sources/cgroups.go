@@ -1,7 +1,6 @@
 package sources
 
 import (
-	"bytes"
 	"sort"
 
 	"github.com/hipgen/hipgen/diag"
@@ -209,7 +208,7 @@ func (t *translator) cgShuffleCall(k int, name string) bool {
 // usesCG reports whether the file names cooperative groups at all, so a
 // shfl member of some other class in other code is left alone.
 func (t *translator) usesCG() bool {
-	return t.facts.cgUse.get(func() bool { return bytes.Contains(t.src, []byte("cooperative_groups")) })
+	return t.facts.cgUse.get(func() bool { return containsText(t.src, "cooperative_groups") })
 }
 
 // cgMember is a member function of thread_block_tile that a ROCm release

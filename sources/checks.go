@@ -774,7 +774,7 @@ func (t *translator) computeCapability(k int) {
 // (cudaDeviceProp, cudaGetDeviceProperties), which make a member named
 // major or minor likely a compute capability.
 func (t *translator) fileReadsDeviceProps() bool {
-	return t.facts.deviceProps.get(func() bool { return bytes.Contains(t.src, []byte("DeviceProp")) })
+	return t.facts.deviceProps.get(func() bool { return containsText(t.src, "DeviceProp") })
 }
 
 // memberRenames are members of CUDA's structs that HIP's counterparts

@@ -198,28 +198,20 @@ func (t *translator) half2Names() map[string]bool {
 		// type, and whether the file gives it to a template or an alias
 		// ("<half, half2>", "using Type = half2;"), when values of a
 		// dependent type may be half2 too.
-		// One look at the tokens finds both words, and the "auto"s for
-		// half2Autos (a search of the text for each word took three times
-		// as long: 'h', '_' and 'a' are common bytes).
-		var at, autos []int
+		var at []int
 		generic := false
-		for i, tk := range t.toks {
-			if tk.Kind != lex.Ident {
-				continue
-			}
-			switch n, c := tk.End-tk.Start, t.src[tk.Start]; {
-			case n == 4 && c == 'a' && t.is(i, "auto"):
-				autos = append(autos, i)
-			case n == 5 && c == 'h' && t.is(i, "half2") || n == 7 && c == '_' && t.is(i, "__half2"):
+		for _, name := range [...]string{"half2", "__half2"} {
+			t.eachUse([]byte(name), func(i int) bool {
 				at = append(at, i)
 				generic = generic || t.isByte(i-1, '<') || t.isByte(i-1, ',') || t.isByte(i-1, '=')
-			}
+				return true
+			})
 		}
 		if !generic {
 			for _, i := range at {
 				t.half2Declarators(i, &f.half2, &f.half2Funcs)
 			}
-			t.half2Autos(autos, &f.half2)
+			t.half2Autos(&f.half2)
 			return
 		}
 		// One pass: C++ declares a type before its values, so a dependent
@@ -269,23 +261,22 @@ func (t *translator) half2Names() map[string]bool {
 				t.half2Declarators(i, &f.half2, &f.half2Funcs)
 			}
 		}
-		t.half2Autos(autos, &f.half2)
+		t.half2Autos(&f.half2)
 	})
 	return f.half2
 }
 
 // half2Autos adds to *names, in a file that names half2 or __half2, the
 // variables declared auto from a __half2: "auto s = __hadd2(a, b);",
-// "const auto v = h2;" with h2 in *names. autos are the positions of the
-// keyword auto, in order.
-func (t *translator) half2Autos(autos []int, names *map[string]bool) {
-	for _, i := range autos {
+// "const auto v = h2;" with h2 in *names.
+func (t *translator) half2Autos(names *map[string]bool) {
+	t.eachUse([]byte("auto"), func(i int) bool {
 		j := i + 1
 		for t.is(j, "const") || t.isByte(j, '&') || t.is(j, "&&") {
 			j++
 		}
 		if t.tok(j).Kind != lex.Ident || !t.isByte(j+1, '=') {
-			continue
+			return true
 		}
 		r := j + 2
 		for t.is(r+1, "::") && t.tok(r+2).Kind == lex.Ident {
@@ -298,7 +289,8 @@ func (t *translator) half2Autos(autos []int, names *map[string]bool) {
 			}
 			(*names)[string(t.text(j))] = true
 		}
-	}
+		return true
+	})
 }
 
 // half2Result reports whether a call of the function name gives a

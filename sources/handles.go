@@ -1,7 +1,6 @@
 package sources
 
 import (
-	"bytes"
 
 	"github.com/hipgen/hipgen/diag"
 	"github.com/hipgen/hipgen/sources/lex"
@@ -40,8 +39,8 @@ var handleArithmeticOps = map[string]bool{"+": true, "-": true, "&": true, "|": 
 // handleArithmetic reports, once per variable, integer arithmetic on a
 // variable the file declares with one of integerHandles' types.
 func (t *translator) handleArithmetic() {
-	if !bytes.Contains(t.src, []byte("CUdeviceptr")) && !bytes.Contains(t.src, []byte("Object_t")) &&
-		!bytes.Contains(t.src, []byte("CUtexObject")) && !bytes.Contains(t.src, []byte("CUsurfObject")) {
+	if !containsText(t.src, "CUdeviceptr") && !containsText(t.src, "Object_t") &&
+		!containsText(t.src, "CUtexObject") && !containsText(t.src, "CUsurfObject") {
 		return
 	}
 	vars := map[string]string{} // name -> its CUDA type

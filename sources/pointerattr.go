@@ -1,8 +1,6 @@
 package sources
 
 import (
-	"bytes"
-
 	"github.com/hipgen/hipgen/diag"
 	"github.com/hipgen/hipgen/sources/lex"
 )
@@ -42,7 +40,7 @@ func (t *translator) pointerAttrMember(k int) {
 func (t *translator) pointerAttrNames() map[string]bool {
 	f := t.facts
 	f.pointerAttrsOnce.Do(func() {
-		if !bytes.Contains(t.src, []byte("cudaPointerAttributes")) {
+		if !containsText(t.src, "cudaPointerAttributes") {
 			return
 		}
 		t.eachUse([]byte("cudaPointerAttributes"), func(i int) bool {

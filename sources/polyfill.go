@@ -1145,10 +1145,10 @@ atomicAdd(H* p, typename std::enable_if<std::is_same<H, __half2>::value, __half2
 // (see atomicAddHalf): where halfTypeAt says a half type is named.
 func (t *translator) fileNamesHalf() bool {
 	return t.facts.half.get(func() bool {
-		if !bytes.Contains(t.src, []byte("half")) {
+		if !containsText(t.src, "half") {
 			return false
 		}
-		if bytes.Contains(t.src, []byte("cuda_fp16.h")) {
+		if containsText(t.src, "cuda_fp16.h") {
 			return true
 		}
 		for k, tk := range t.toks {
@@ -1416,7 +1416,7 @@ func (t *translator) halfTypeAt(k int) bool {
 // shuffleOfAnyType brings shuffleAny to a file with a shuffle at k that
 // names half or bfloat16 types. Every shuffle reports (see oncePerFile).
 func (t *translator) shuffleOfAnyType(k int) {
-	if !t.fileNamesHalf() && !bytes.Contains(t.src, []byte("bfloat16")) {
+	if !t.fileNamesHalf() && !containsText(t.src, "bfloat16") {
 		return
 	}
 	t.notePolyfill(shuffleAnyKey, int(t.tok(k).Start))
@@ -1504,7 +1504,7 @@ func (t *translator) memLocationCall(k int, name string) bool {
 	}
 	v2 := strings.HasSuffix(name, "_v2")
 	prefetch := strings.Contains(name, "Prefetch")
-	names := bytes.Contains(t.src, []byte("cudaMemLocation")) || bytes.Contains(t.src, []byte("hipMemLocation")) || bytes.Contains(t.src, []byte("CUmemLocation"))
+	names := containsText(t.src, "cudaMemLocation") || containsText(t.src, "hipMemLocation") || containsText(t.src, "CUmemLocation")
 	if !v2 && !(prefetch && len(args) == 5) && !(len(args) == 4 && names) {
 		return false
 	}

@@ -91,7 +91,7 @@ func newTranslator(name string, src []byte, code lex.Code, opts Options) *transl
 		t.br = lex.Match(t.src, t.toks, t.br)
 		t.scopes = lex.FindScopes(t.src, t.toks, t.scopes[:0])
 	}
-	t.maybeWGMMA = bytes.Contains(src, []byte("wgmma"))
+	t.maybeWGMMA = containsText(src, "wgmma")
 	return t
 }
 
@@ -411,11 +411,10 @@ func (t *translator) tokenAt(off int) int { return startingAt(t.toks, off) }
 // name, in order, while f returns true.
 func (t *translator) eachUse(name []byte, f func(j int) bool) {
 	for off := 0; ; {
-		i := bytes.Index(t.src[off:], name)
-		if i < 0 {
+		off = indexText(t.src, string(name), off)
+		if off < 0 {
 			return
 		}
-		off += i
 		j := t.tokenAt(off)
 		off += len(name)
 		if j < 0 || t.tok(j).Kind != lex.Ident || int(t.tok(j).End-t.tok(j).Start) != len(name) {

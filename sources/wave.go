@@ -97,7 +97,7 @@ func isWarpName(b []byte) bool {
 // identifier in advance.
 func (t *translator) fileNamesFP8() bool {
 	return t.facts.fp8.get(func() bool {
-		return mayNameFP8(t.src) && (bytes.Contains(t.src, []byte("cuda_fp8.h")) || t.anyIdent(namesFP8Type)) && t.anyIdent(namesFP8)
+		return mayNameFP8(t.src) && (containsText(t.src, "cuda_fp8.h") || t.anyIdent(namesFP8Type)) && t.anyIdent(namesFP8)
 	})
 }
 
@@ -129,7 +129,7 @@ func mayNameFP8(src []byte) bool {
 			return true
 		}
 	}
-	return bytes.Contains(src, []byte("4m3")) || bytes.Contains(src, []byte("4M3"))
+	return containsText(src, "4m3") || containsText(src, "4M3")
 }
 
 // namesFP8 reports whether the identifier b contains fp8, FP8, e4m3 or
