@@ -248,6 +248,9 @@ func (t *translator) special(k int, b []byte) (next int, handled bool) {
 			t.launchBounds(k)
 		}
 	case spLibcuxx:
+		if t.pytorchNamespace(k) {
+			return k + 1, true
+		}
 		// libcu++'s cuda::std mirrors the standard library, which HIP
 		// device code uses directly.
 		nested := t.is(k-1, "::") && (t.tok(k-2).Kind == lex.Ident && !cppKeywords[string(t.text(k-2))] || t.is(k-2, ">"))

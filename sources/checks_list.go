@@ -19,6 +19,7 @@ var Checks = []struct{ Name, Meaning string }{
 	{"launch-bounds", "__launch_bounds__ arguments, which HIP reads differently (waves per SIMD, not blocks per multiprocessor)"},
 	{"libcuxx", "libcu++ (cuda::std) mapped to the standard library"},
 	{"missing-library", "a header of a ROCm library (hipCUB, rocThrust, hipBLAS, ...) that the installed ROCm lacks"},
+	{"pytorch", "PyTorch's CUDA API (ATen/cuda and c10/cuda headers, CUDA streams and guards, C10_CUDA_ macros, USE_CUDA) mapped to ROCm PyTorch's, as PyTorch's hipify maps an extension's sources"},
 	{"polyfill", "a CUDA function HIP lacks, replaced by a hipgen_ definition"},
 	{"relocatable-device-code", "a __device__ function or variable declared in the file, defined in another and used by its device code: the build needs hipcc -fgpu-rdc (nvcc -rdc=true)"},
 	{"texture-reference", "texture references (use texture objects)"},

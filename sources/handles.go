@@ -1,7 +1,6 @@
 package sources
 
 import (
-
 	"github.com/hipgen/hipgen/diag"
 	"github.com/hipgen/hipgen/sources/lex"
 )

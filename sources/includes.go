@@ -189,6 +189,9 @@ func (t *translator) include(k int) {
 		t.report(pk, diag.Error, "cutlass", "#include <"+p+">: CUTLASS and CuTe have no HIP port; port the kernel by hand or use a ROCm library (composable_kernel, rocWMMA, hipBLASLt)")
 		return
 	}
+	if t.pytorchHeader(pk, p, quoted) {
+		return
+	}
 	if e, ok := t.tbl.Header(p, t.ver); ok {
 		if !e.Available(t.ver) {
 			t.unavailableHeader(k, pk, p, e.Note, e.MinROCm)

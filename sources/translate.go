@@ -196,6 +196,7 @@ func (t *translator) dropHelperBlocks() bool {
 type fileFacts struct {
 	archDefined fileFact // the file #defines __CUDA_ARCH__ (see definesArchItself)
 	cgUse       fileFact // see usesCG
+	torchUse    fileFact // see usesPyTorch
 	warpCode    fileFact // see usesWarps
 	fp8         fileFact // see fileNamesFP8
 	half        fileFact // see fileNamesHalf
@@ -690,6 +691,9 @@ func (t *translator) ident(k int) int {
 	e, ok := t.lookupIdent(b)
 	if !ok {
 		return k + 1
+	}
+	if e.Family == pytorchFamily {
+		return t.pytorchName(k, e)
 	}
 	e = t.libraryDataType(k, e)
 	if e.CUDA == "CUresult" {

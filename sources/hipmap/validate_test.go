@@ -13,7 +13,7 @@ import (
 var wantFamilies = []string{
 	"bf16", "complex", "cooperative_groups", "cub", "cublas", "cublaslt", "cufft",
 	"curand", "cusolver", "cusparse", "cutensor", "device", "driver", "fp16", "fp8",
-	"headers", "math", "nvrtc", "nvtx", "runtime", "thrust", "vector", "wmma",
+	"headers", "math", "nvrtc", "nvtx", "pytorch", "runtime", "thrust", "vector", "wmma",
 }
 
 // minRenames is the breadth goal: distinct CUDA names (identifiers and
@@ -98,6 +98,11 @@ var hipLike = regexp.MustCompile(`^(_*(?i:hip)|ihip|make_hip|(BEGIN|END)_HIPCUB_
 
 var hipHeaderLike = regexp.MustCompile(`^(hip|roc|rccl|thrust/system/hip/)`)
 
+// torchLike matches ROCm PyTorch's names (family pytorch): PyTorch's own
+// spellings with HIP, ROCM, MIOpen or MasqueradingAsCUDA in them (getStreamFromPoolMasqueradingAsCUDA,
+// USE_ROCM, ATen/hip/HIPContext.h, ATen/miopen/Handle.h).
+var torchLike = regexp.MustCompile(`HIP|hip|ROCM|miopen|MasqueradingAsCUDA`)
+
 var hipExceptions = map[string]string{
 	"int":              "cusolver_int_t is a typedef of int; hipSOLVER takes int",
 	"textureReference": "HIP's texture reference struct keeps the CUDA runtime spelling",
@@ -113,7 +118,10 @@ func TestHIPNamesLookLikeHIP(t *testing.T) {
 			continue
 		}
 		re := hipLike
-		if e.Kind == Header {
+		switch {
+		case e.Family == "pytorch":
+			re = torchLike
+		case e.Kind == Header:
 			re = hipHeaderLike
 		}
 		if !re.MatchString(e.HIP) {
