@@ -643,7 +643,7 @@ func (t *translator) usePolyfill(k int, b []byte) bool {
 	p, ok := t.names.polyfills[string(b)]
 	// Never a member ("r->saturate(x)"); a type or constant not in
 	// another namespace either; a function only where called.
-	if !ok || t.is(k-1, ".") || t.is(k-1, "->") || p.typ && t.is(k-1, "::") || !p.typ && !t.is(k+1, "(") {
+	if !ok || t.isMember(k) || p.typ && t.is(k-1, "::") || !p.typ && !t.is(k+1, "(") {
 		return false
 	}
 	if !p.typ && !reservedName(b) && t.declaresHere(k) {

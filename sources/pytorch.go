@@ -67,7 +67,7 @@ func (t *translator) isIncludePath(i int) bool {
 // CUDAAllocator::recordStream, are the masquerading allocator's, as in
 // hipify's qualified entries.
 func (t *translator) pytorchName(k int, e hipmap.Entry) int {
-	if !t.usesPyTorch() || t.is(k-1, ".") || t.is(k-1, "->") {
+	if !t.usesPyTorch() || t.isMember(k) {
 		return k + 1
 	}
 	hip := e.HIP

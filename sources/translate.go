@@ -914,7 +914,14 @@ func (t *translator) unavailable(k int, e hipmap.Entry) {
 // another namespace's function of the same name), nor a type name (a
 // declaration of the project's own: "float saturate(float x) const").
 func (t *translator) calledFunction(k int) bool {
-	return t.isByte(k+1, '(') && !t.isByte(k-1, '.') && !t.is(k-1, "->") && !t.is(k-1, "::") && !t.declaresHere(k)
+	return t.isByte(k+1, '(') && !t.isMember(k) && !t.is(k-1, "::") && !t.declaresHere(k)
+}
+
+// isMember reports whether the identifier at k follows '.' or '->' of the
+// same line of code or directive: the '.' ending "#pragma once." is not
+// before a name on the next line.
+func (t *translator) isMember(k int) bool {
+	return (t.is(k-1, ".") || t.is(k-1, "->")) && t.tok(k-1).Directive == t.tok(k).Directive
 }
 
 // declaresHere reports whether the name at k follows a type name, as the
