@@ -57,6 +57,7 @@ const (
 	spMathMacro
 	spMinMax
 	spAtomicAdd
+	spAtomicI64
 	spRegister
 	spOperator
 	spFloat2BF162
@@ -119,6 +120,7 @@ func specialList() map[string]specialName {
 	add(spHasInclude, "__has_include")
 	add(spMinMax, "min", "max")
 	add(spAtomicAdd, "atomicAdd")
+	add(spAtomicI64, "atomicAnd", "atomicOr", "atomicXor", "atomicMax", "atomicMin")
 	add(spRegister, "register")
 	add(spFfsll, "__ffsll")
 	add(spMakeUint3, "make_uint3")
@@ -363,6 +365,19 @@ func (t *translator) special(k int, b []byte) (next int, handled bool) {
 			t.notePolyfill(atomicAddHalfKey, int(t.tok(k).Start))
 			t.needRuntime = true
 			t.report(k, diag.Note, "polyfill", "atomicAdd may take a __half or a __half2 in this file: "+atomicAddHalf.why+oncePerFile)
+		}
+		return 0, false
+	case spAtomicI64:
+		// The call stays as it is (or becomes hipgen_atomicmax_i64 and
+		// the like, see isSigned64Pointer); the overloads for long long
+		// join a file that spells the type, once.
+		if (s == "atomicMax" || s == "atomicMin") && (!t.ver.Less(atomicMinMaxI64From) || t.isSigned64Pointer(k+1)) {
+			return 0, false
+		}
+		if t.plainCall(k) && t.openAround(k) >= 0 && t.fileNamesLongLong() {
+			t.notePolyfill(atomicI64Key, int(t.tok(k).Start))
+			t.needRuntime = true
+			t.report(k, diag.Note, "polyfill", "atomicAnd, atomicOr, atomicXor, atomicMax or atomicMin may take a long long in this file: "+atomicI64.why+oncePerFile)
 		}
 		return 0, false
 	case spHalfType:

@@ -211,6 +211,7 @@ __host__ __device__ static inline float hipgen_bfloat162float(B b) { return stat
 		"__cvta_local_to_generic":    {name: "hipgen_cvta_local_to_generic", deps: []string{"__cvta_generic_to_shared"}, why: addressSpaces.why},
 		mixedMinMaxKey:               mixedMinMax,
 		atomicAddHalfKey:             atomicAddHalf,
+		atomicI64Key:                 atomicI64,
 		shuffleAnyKey:                shuffleAny,
 		halfHostKey:                  halfHost,
 		"__float2bfloat16":           float2bfloat16,
@@ -1139,6 +1140,70 @@ atomicAdd(H* p, typename std::enable_if<std::is_same<H, __half2>::value, __half2
   return cur;
 }
 #endif`}
+
+// atomicI64Key is the polyfill key of atomicI64 (not an identifier: no
+// call is renamed to it).
+const atomicI64Key = "(atomicAnd, atomicOr, atomicXor, atomicMax and atomicMin of long long)"
+
+// atomicI64 adds CUDA's atomicAnd, atomicOr and atomicXor of a long long,
+// which HIP lacks (ROCm 5.2 to 6.2 have them for int, unsigned int and
+// unsigned long long only), and, before ROCm 5.7, atomicMax and atomicMin
+// of one. As with atomicAddHalf, the calls stay as they are, since a
+// token-level translator cannot tell a long long pointer from another
+// (atomicMax((long long*)p, v), which it can, becomes hipgen_atomicmax_i64
+// as well): the stand-ins are overloads, templates whose parameter must
+// be exactly long long, so that a ROCm that defines plain functions of
+// these signatures has its own preferred; the value's type is not deduced,
+// so that an int argument converts, as with CUDA's. The bitwise ones go
+// through the unsigned long long functions (the same bits); max and min
+// are compare-and-swap loops.
+var atomicI64 = polyfill{name: "hipgen_atomic_i64",
+	why: "HIP has no atomicAnd, atomicOr or atomicXor of a long long (only of unsigned long long), nor, before ROCm 5.7, atomicMax or atomicMin of one; overloads for long long stand in (the bitwise ones through the unsigned long long functions, max and min as compare-and-swap loops), so that the calls stay as they are",
+	code: `#include <type_traits>
+#define HIPGEN_I64(T) typename std::enable_if<std::is_same<T, long long>::value, long long>::type
+#if !defined(atomicAnd) && !defined(atomicOr) && !defined(atomicXor)
+template <class T>
+__device__ static inline HIPGEN_I64(T) atomicAnd(T* p, HIPGEN_I64(T) v) { return (long long)atomicAnd((unsigned long long*)p, (unsigned long long)v); }
+template <class T>
+__device__ static inline HIPGEN_I64(T) atomicOr(T* p, HIPGEN_I64(T) v) { return (long long)atomicOr((unsigned long long*)p, (unsigned long long)v); }
+template <class T>
+__device__ static inline HIPGEN_I64(T) atomicXor(T* p, HIPGEN_I64(T) v) { return (long long)atomicXor((unsigned long long*)p, (unsigned long long)v); }
+#endif
+#if !(` + hipVersionAtLeast57 + `) && !defined(atomicMax) && !defined(atomicMin)
+template <class T>
+__device__ static inline HIPGEN_I64(T) atomicMax(T* p, HIPGEN_I64(T) v) {
+  unsigned long long* a = (unsigned long long*)p;
+  unsigned long long old = *a, assumed;
+  do {
+    assumed = old;
+    if ((long long)assumed >= v) break;
+    old = atomicCAS(a, assumed, (unsigned long long)v);
+  } while (assumed != old);
+  return (long long)old;
+}
+template <class T>
+__device__ static inline HIPGEN_I64(T) atomicMin(T* p, HIPGEN_I64(T) v) {
+  unsigned long long* a = (unsigned long long*)p;
+  unsigned long long old = *a, assumed;
+  do {
+    assumed = old;
+    if ((long long)assumed <= v) break;
+    old = atomicCAS(a, assumed, (unsigned long long)v);
+  } while (assumed != old);
+  return (long long)old;
+}
+#endif
+#undef HIPGEN_I64`}
+
+// atomicMinMaxI64From is the first ROCm release with atomicMax and
+// atomicMin of a long long (ROCm/clr's amd_hip_atomic.h at rocm-5.7.0).
+var atomicMinMaxI64From = Version{Major: 5, Minor: 7}
+
+// fileNamesLongLong reports whether the file spells the type long long:
+// only then may one of its atomic calls take one (see atomicI64).
+func (t *translator) fileNamesLongLong() bool {
+	return t.facts.longLong.get(func() bool { return containsText(t.src, "long long") })
+}
 
 // fileNamesHalf reports whether the file names CUDA's half-precision
 // types or includes cuda_fp16.h: only then may an atomicAdd in it take one

@@ -200,6 +200,7 @@ type fileFacts struct {
 	warpCode    fileFact // see usesWarps
 	fp8         fileFact // see fileNamesFP8
 	half        fileFact // see fileNamesHalf
+	longLong    fileFact // see fileNamesLongLong
 	// namesBLAS and namesOtherLibs tell which libraries the file names
 	// (see fileNamesLibraries), once librariesOnce has run.
 	librariesOnce             sync.Once
