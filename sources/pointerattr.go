@@ -1,6 +1,8 @@
 package sources
 
 import (
+	"sync"
+
 	"github.com/hipgen/hipgen/diag"
 	"github.com/hipgen/hipgen/sources/lex"
 )
@@ -39,20 +41,51 @@ func (t *translator) pointerAttrMember(k int) {
 // cudaPointerAttributes or a pointer to one, or nil.
 func (t *translator) pointerAttrNames() map[string]bool {
 	f := t.facts
-	f.pointerAttrsOnce.Do(func() {
-		if !containsText(t.src, "cudaPointerAttributes") {
+	return t.namesDeclaredAs(&f.pointerAttrsOnce, &f.pointerAttrs, "cudaPointerAttributes")
+}
+
+// namesDeclaredAs returns the names the file declares with the type typ
+// (or a pointer to it), or nil, found the first time through once and
+// kept in *names.
+func (t *translator) namesDeclaredAs(once *sync.Once, names *map[string]bool, typ string) map[string]bool {
+	once.Do(func() {
+		if !containsText(t.src, typ) {
 			return
 		}
-		t.eachUse([]byte("cudaPointerAttributes"), func(i int) bool {
+		t.eachUse([]byte(typ), func(i int) bool {
 			t.declarators(i, func(j, _ int, _, _ bool) bool {
-				if f.pointerAttrs == nil {
-					f.pointerAttrs = map[string]bool{}
+				if *names == nil {
+					*names = map[string]bool{}
 				}
-				f.pointerAttrs[string(t.text(j))] = true
+				(*names)[string(t.text(j))] = true
 				return true
 			})
 			return true
 		})
 	})
-	return f.pointerAttrs
+	return *names
+}
+
+// textureDescMembers are the members of CUDA's cudaTextureDesc that HIP's
+// hipTextureDesc lacks (ROCm 5.2, and ROCm/HIP's texture_types.h of
+// October 2024), with what each does.
+var textureDescMembers = map[string]string{
+	"disableTrilinearOptimization": "CUDA's switch that turns off trilinear filtering optimizations; HIP has no such switch, and filtered reads keep HIP's precision",
+	"seamlessCubemap":              "CUDA 12's seamless cube map filtering (cudaTextureDesc_v2 in CUDA 11); HIP has no such setting, so filtering at a cube map's face edges may differ from CUDA's with it on",
+}
+
+// textureDescMember reports the member at k, after a '.' or '->', when it
+// is one of textureDescMembers of a cudaTextureDesc the file declares:
+// hipcc rejects it ("no member named").
+func (t *translator) textureDescMember(k int) {
+	why, ok := textureDescMembers[string(t.text(k))]
+	recv := k - 2
+	if !ok || t.tok(recv).Kind != lex.Ident || t.isByte(recv-1, '.') || t.is(recv-1, "->") || t.is(recv-1, "::") {
+		return
+	}
+	f := t.facts
+	if !t.namesDeclaredAs(&f.textureDescsOnce, &f.textureDescs, "cudaTextureDesc")[string(t.text(recv))] {
+		return
+	}
+	t.report(k, diag.Error, "unsupported-api", "hipTextureDesc has no "+string(t.text(k))+" ("+why+"): remove its use")
 }

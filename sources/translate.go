@@ -243,6 +243,11 @@ type fileFacts struct {
 	// has run.
 	pointerAttrsOnce sync.Once
 	pointerAttrs     map[string]bool
+	// textureDescs holds the names the file declares as a
+	// cudaTextureDesc (see textureDescMember), once textureDescsOnce has
+	// run.
+	textureDescsOnce sync.Once
+	textureDescs     map[string]bool
 	// templates is what the file's template declarations say (see
 	// templateFacts), once templatesOnce has run.
 	templatesOnce sync.Once
@@ -553,6 +558,8 @@ func (t *translator) runRange(k, end int) int {
 					t.half2MemberUse(k + 1)
 				} else if n := t.tok(k + 1); n.Kind == lex.Ident && (n.End-n.Start == 4 || n.End-n.Start == 10) { // "type", "memoryType"
 					t.pointerAttrMember(k + 1)
+				} else if n.Kind == lex.Ident && (n.End-n.Start == 28 || n.End-n.Start == 15) { // textureDescMembers
+					t.textureDescMember(k + 1)
 				}
 			}
 		case lex.Number:

@@ -6,4 +6,4 @@ package sources
 // Go file below sources/, the mapping table included). It is part of
 // every cache key, so a file translated by another build of the
 // translator is translated again.
-const TranslatorVersion = "2c30919694d074c4"
+const TranslatorVersion = "8bc66449ba0f335e"
