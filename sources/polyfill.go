@@ -1162,36 +1162,32 @@ var atomicI64 = polyfill{name: "hipgen_atomic_i64",
 	code: `#include <type_traits>
 #define HIPGEN_I64(T) typename std::enable_if<std::is_same<T, long long>::value, long long>::type
 #if !defined(atomicAnd) && !defined(atomicOr) && !defined(atomicXor)
-template <class T>
-__device__ static inline HIPGEN_I64(T) atomicAnd(T* p, HIPGEN_I64(T) v) { return (long long)atomicAnd((unsigned long long*)p, (unsigned long long)v); }
-template <class T>
-__device__ static inline HIPGEN_I64(T) atomicOr(T* p, HIPGEN_I64(T) v) { return (long long)atomicOr((unsigned long long*)p, (unsigned long long)v); }
-template <class T>
-__device__ static inline HIPGEN_I64(T) atomicXor(T* p, HIPGEN_I64(T) v) { return (long long)atomicXor((unsigned long long*)p, (unsigned long long)v); }
+#define HIPGEN_I64_BITS(fn) \
+  template <class T> \
+  __device__ static inline HIPGEN_I64(T) fn(T* p, HIPGEN_I64(T) v) { \
+    return (long long)fn((unsigned long long*)p, (unsigned long long)v); \
+  }
+HIPGEN_I64_BITS(atomicAnd)
+HIPGEN_I64_BITS(atomicOr)
+HIPGEN_I64_BITS(atomicXor)
+#undef HIPGEN_I64_BITS
 #endif
 #if !(` + hipVersionAtLeast57 + `) && !defined(atomicMax) && !defined(atomicMin)
-template <class T>
-__device__ static inline HIPGEN_I64(T) atomicMax(T* p, HIPGEN_I64(T) v) {
-  unsigned long long* a = (unsigned long long*)p;
-  unsigned long long old = *a, assumed;
-  do {
-    assumed = old;
-    if ((long long)assumed >= v) break;
-    old = atomicCAS(a, assumed, (unsigned long long)v);
-  } while (assumed != old);
-  return (long long)old;
-}
-template <class T>
-__device__ static inline HIPGEN_I64(T) atomicMin(T* p, HIPGEN_I64(T) v) {
-  unsigned long long* a = (unsigned long long*)p;
-  unsigned long long old = *a, assumed;
-  do {
-    assumed = old;
-    if ((long long)assumed <= v) break;
-    old = atomicCAS(a, assumed, (unsigned long long)v);
-  } while (assumed != old);
-  return (long long)old;
-}
+#define HIPGEN_I64_MINMAX(fn, keep) \
+  template <class T> \
+  __device__ static inline HIPGEN_I64(T) fn(T* p, HIPGEN_I64(T) v) { \
+    unsigned long long* a = (unsigned long long*)p; \
+    unsigned long long old = *a, assumed; \
+    do { \
+      assumed = old; \
+      if ((long long)assumed keep v) break; \
+      old = atomicCAS(a, assumed, (unsigned long long)v); \
+    } while (assumed != old); \
+    return (long long)old; \
+  }
+HIPGEN_I64_MINMAX(atomicMax, >=)
+HIPGEN_I64_MINMAX(atomicMin, <=)
+#undef HIPGEN_I64_MINMAX
 #endif
 #undef HIPGEN_I64`}
 
