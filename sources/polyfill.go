@@ -135,8 +135,8 @@ func polyfillList() map[string]polyfill {
 		"cudaRoundMinInf":                {name: "hipgen_RoundMinInf", typ: true, deps: []string{"cudaRoundMode"}, why: roundMode.why},
 		"atomicInc_system":               atomicWrapSystem("Inc", "assumed >= v ? 0u : assumed + 1u", "a wrapping increment"),
 		"atomicDec_system":               atomicWrapSystem("Dec", "assumed == 0u || assumed > v ? v : assumed - 1u", "a wrapping decrement"),
-		"atomicMax":                      {name: "hipgen_atomicmax_i64", overload: true, why: "ROCm 5.2 has no atomicMax for signed 64-bit integers; a compare-and-swap loop stands in", code: atomicMinMax64("max", ">=")},
-		"atomicMin":                      {name: "hipgen_atomicmin_i64", overload: true, why: "ROCm 5.2 has no atomicMin for signed 64-bit integers; a compare-and-swap loop stands in", code: atomicMinMax64("min", "<=")},
+		"atomicMax":                      {name: "hipgen_atomicmax_i64", overload: true, why: "ROCm before 5.7 has no atomicMax for signed 64-bit integers; a compare-and-swap loop stands in", code: atomicMinMax64("max", ">=")},
+		"atomicMin":                      {name: "hipgen_atomicmin_i64", overload: true, why: "ROCm before 5.7 has no atomicMin for signed 64-bit integers; a compare-and-swap loop stands in", code: atomicMinMax64("min", "<=")},
 		"__hmax": {name: "hipgen_hmax", why: "ROCm before 5.5 has no __hmax", code: `template <class H>
 __device__ static inline H hipgen_hmax(H a, H b) {
 #if ` + hipVersionAtLeast55 + `
@@ -653,7 +653,7 @@ func (t *translator) usePolyfill(k int, b []byte) bool {
 		// CUDA's reserved names (__ldcs) are renamed in declarations too.
 		return false
 	}
-	if (string(b) == "atomicMax" || string(b) == "atomicMin") && !t.isSigned64Pointer(k+1) {
+	if (string(b) == "atomicMax" || string(b) == "atomicMin") && (!t.isSigned64Pointer(k+1) || !t.ver.Less(atomicMinMaxI64From)) {
 		return false
 	}
 	name := string(b)
