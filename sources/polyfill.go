@@ -660,7 +660,7 @@ func (t *translator) usePolyfill(k int, b []byte) bool {
 	if e, ok := t.lookupIdent(b); ok && e.Available(t.ver) && !p.overload && (p.replaces == "" || e.HIP != p.replaces) {
 		return false
 	}
-	if t.definesFunction(name) || p.constant && (t.definesAt()[name] != nil || t.isMacroNameOperand(k)) {
+	if t.definesFunction(name) || p.constant && (t.definesAt()[name] != nil || t.isMacroNameOperand(k)) || p.typ && t.declaresTypeAt(k) {
 		return false // the project brings its own
 	}
 	t.replace(k, p.name)
@@ -959,6 +959,43 @@ func roundModeWrapper(name, ret, arg, def, intrinsic string) polyfill {
 func minmax(name, typ, op string) polyfill {
 	return polyfill{name: "hipgen_" + name, why: "HIP has no " + name + "; it is min or max on " + typ,
 		code: "__host__ __device__ static inline " + typ + " hipgen_" + name + "(" + typ + " a, " + typ + " b) { return a " + op + " b ? a : b; }"}
+}
+
+// declaresTypeAt reports whether the name at j is the one a type
+// declaration declares: "using name = ...;", "typedef ... name;" (with a
+// struct's body, "typedef struct { ... } name;"), or "struct name {"
+// (class, union, enum alike). A project's own declaration of a CUDA type
+// name (DeepSpeed's "using __nv_bfloat162 = __half2;" where bfloat16 is not
+// available, ggml's HIP header's "typedef hip_bfloat16 nv_bfloat16;") keeps
+// the name: renamed, it would be a second definition of the stand-in.
+func (t *translator) declaresTypeAt(j int) bool {
+	switch {
+	case t.is(j-1, "using") && t.isByte(j+1, '='):
+		return true
+	case t.is(j-1, "struct") || t.is(j-1, "class") || t.is(j-1, "union") || t.is(j-1, "enum"):
+		return t.isByte(j+1, '{') || t.isByte(j+1, ':') && !t.is(j+1, "::")
+	case t.isByte(j+1, ';'):
+		// A typedef starts the statement, which may hold a body.
+		for i := j - 1; i >= 0 && !t.isByte(i, ';') && !t.isByte(i, '{') && !t.tok(i).Directive; i-- {
+			if t.isByte(i, '}') {
+				depth := 0 // skip to the brace that opens the body
+				for ; i >= 0; i-- {
+					if t.isByte(i, '}') {
+						depth++
+					} else if t.isByte(i, '{') {
+						if depth--; depth == 0 {
+							break
+						}
+					}
+				}
+				continue
+			}
+			if t.is(i, "typedef") {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // definesFunction reports whether the file defines a function called name

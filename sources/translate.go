@@ -703,6 +703,9 @@ func (t *translator) ident(k int) int {
 	if e.Family == pytorchFamily {
 		return t.pytorchName(k, e)
 	}
+	if t.declaresTypeAt(k) {
+		return k + 1 // the project's own declaration of the name (see declaresTypeAt)
+	}
 	e = t.libraryDataType(k, e)
 	if e.CUDA == "CUresult" {
 		t.driverOverload(k)
@@ -874,7 +877,7 @@ func (t *translator) noteDeprecated(k int, e hipmap.Entry) {
 
 // unavailable reports a known CUDA name that the target ROCm cannot port.
 func (t *translator) unavailable(k int, e hipmap.Entry) {
-	if t.definesFunction(e.CUDA) {
+	if t.definesFunction(e.CUDA) || t.declaresTypeAt(k) {
 		return // the project defines it itself, typically as its own fallback
 	}
 	if t.isMacroNameOperand(k) {

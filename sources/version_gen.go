@@ -6,4 +6,4 @@ package sources
 // Go file below sources/, the mapping table included). It is part of
 // every cache key, so a file translated by another build of the
 // translator is translated again.
-const TranslatorVersion = "32fd6dea4af7111f"
+const TranslatorVersion = "a1d42e5a130d48f1"
