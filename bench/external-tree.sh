@@ -25,6 +25,9 @@
 #             contributes its .cu and .cuh files)
 #   INCLUDES  include directories, relative to the project (the -I that
 #             the project's build gives), for both translators and hipcc
+#   DEFINES   macros for hipcc, NAME or NAME=VALUE separated by blanks (the
+#             -D that the project's build gives its ROCm compiles, for
+#             example "ROCM_WAVEFRONT_SIZE=64" of microsoft/DeepSpeed)
 # The project's code is extracted into SCRATCH and never committed. Compiles
 # run with HIP_PLATFORM=amd, with a shadowed copy of every CUDA header first
 # on the include path (so a CUDA header left in a translation fails the
@@ -85,6 +88,7 @@ compile() { # TOOL UNIT -> prints "TOOL UNIT PASS|FAIL first-error"
   local log=$scratch/logs/$tool-$(echo "$unit" | tr / _).log
   local inc=(-I "$root/Common" -I "$root/$(dirname "$unit")") d
   for d in $INCLUDES; do inc+=(-I "$root/$d"); done
+  for d in $DEFINES; do inc+=(-D "$d"); done
   if hipcc_unit "$log" "$root/$src" "${inc[@]}"; then
     printf '%s\t%s\tPASS\t\n' "$tool" "$unit"
     return
@@ -94,7 +98,8 @@ compile() { # TOOL UNIT -> prints "TOOL UNIT PASS|FAIL first-error"
   printf '%s\t%s\tFAIL\t%s\n' "$tool" "$unit" "${why:-see $log}"
 }
 export -f compile hipcc_unit first_error
-export scratch INCLUDES
+DEFINES=${DEFINES:-}
+export scratch INCLUDES DEFINES
 # NUL-separated pairs: a unit's path may hold blanks (a course's
 # "05_Writing_your_First_Kernels/02 Kernels/02 matmul.cu").
 for t in hipgen hipify; do printf "$t\0%s\0" "${units[@]}"; done |
