@@ -93,17 +93,18 @@ func (t *translator) half2Value(j int, names map[string]bool) int {
 	start, known := -1, false
 	for first := true; j >= 0; first = false {
 		for t.isByte(j, ']') {
-			if j = t.matchingBack(j); j < 0 {
+			o := t.matchingBack(j)
+			if o < 0 || !t.nested(o, j) {
 				return -1
 			}
-			j--
+			j = o - 1
 		}
 		if j < 0 || t.tok(j).Directive != dir {
 			return -1
 		}
 		if t.isByte(j, ')') {
 			o := t.matchingBack(j)
-			if o < 0 {
+			if o < 0 || !t.nested(o, j) {
 				return -1
 			}
 			if o == 0 || t.tok(o-1).Directive != dir || t.tok(o-1).Kind != lex.Ident || cppKeywords[string(t.text(o-1))] {
@@ -142,6 +143,33 @@ func (t *translator) half2Value(j int, names map[string]bool) int {
 		return -1
 	}
 	return start
+}
+
+// nested reports whether the parentheses and brackets strictly between
+// the tokens open and close pair up among themselves: matchingBack pairs
+// one kind only, and an expression whose "a[ ... ]" holds a ')' it does
+// not open ("a[))(]") reaches into another (FuzzTranslate: the member
+// after it was wrapped across the brackets, and the next translation
+// wrapped the member after that).
+func (t *translator) nested(open, close int) bool {
+	var stack []byte
+	for i := open + 1; i < close; i++ {
+		switch c := t.tok(i); {
+		case c.End-c.Start != 1:
+		case t.isByte(i, '(') || t.isByte(i, '['):
+			stack = append(stack, t.src[c.Start])
+		case t.isByte(i, ')') || t.isByte(i, ']'):
+			want := byte('(')
+			if t.isByte(i, ']') {
+				want = '['
+			}
+			if len(stack) == 0 || stack[len(stack)-1] != want {
+				return false
+			}
+			stack = stack[:len(stack)-1]
+		}
+	}
+	return len(stack) == 0
 }
 
 // castStart returns where the cast or parenthesized expression whose
