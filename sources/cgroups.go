@@ -521,6 +521,8 @@ func (t *translator) matchingBack(k int) int {
 		o, c = "(", ")"
 	case t.is(k, "]"):
 		o, c = "[", "]"
+	case t.is(k, "}"):
+		o, c = "{", "}"
 	default:
 		return -1
 	}

@@ -361,10 +361,8 @@ func (t *translator) special(k int, b []byte) (next int, handled bool) {
 		// The call stays as it is; the overloads for __half and
 		// __half2 join a file that names them, once. Every call
 		// reports (see oncePerFile).
-		if t.plainCall(k) && t.openAround(k) >= 0 && t.fileNamesHalf() {
-			t.notePolyfill(atomicAddHalfKey, int(t.tok(k).Start))
-			t.needRuntime = true
-			t.report(k, diag.Note, "polyfill", "atomicAdd may take a __half or a __half2 in this file: "+atomicAddHalf.why+oncePerFile)
+		if t.fileNamesHalf() {
+			t.overloadsFor(k, atomicAddHalfKey, "atomicAdd may take a __half or a __half2 in this file: "+atomicAddHalf.why)
 		}
 		return 0, false
 	case spAtomicI64:
@@ -374,10 +372,8 @@ func (t *translator) special(k int, b []byte) (next int, handled bool) {
 		if (s == "atomicMax" || s == "atomicMin") && (!t.ver.Less(atomicMinMaxI64From) || t.isSigned64Pointer(k+1)) {
 			return 0, false
 		}
-		if t.plainCall(k) && t.openAround(k) >= 0 && t.fileNamesLongLong() {
-			t.notePolyfill(atomicI64Key, int(t.tok(k).Start))
-			t.needRuntime = true
-			t.report(k, diag.Note, "polyfill", "atomicAnd, atomicOr, atomicXor, atomicMax or atomicMin may take a long long in this file: "+atomicI64.why+oncePerFile)
+		if t.fileNamesLongLong() {
+			t.overloadsFor(k, atomicI64Key, "atomicAnd, atomicOr, atomicXor, atomicMax or atomicMin may take a long long in this file: "+atomicI64.why)
 		}
 		return 0, false
 	case spHalfType:
@@ -404,6 +400,19 @@ func (t *translator) special(k int, b []byte) (next int, handled bool) {
 // qualified by a namespace or class (x::name).
 func (t *translator) plainCall(k int) bool {
 	return t.is(k+1, "(") && !t.is(k-1, "::") && !t.is(k-1, ".") && !t.is(k-1, "->") && !t.tok(k).Directive
+}
+
+// overloadsFor adds the polyfill key, overloads of the function called
+// at k that stand in beside HIP's (atomicAddHalf, atomicI64), to the file
+// once, where k is a plain call inside a block, and notes why: the call
+// stays as it is. Every call reports (see oncePerFile).
+func (t *translator) overloadsFor(k int, key, why string) {
+	if !t.plainCall(k) || t.openAround(k) < 0 {
+		return
+	}
+	t.notePolyfill(key, int(t.tok(k).Start))
+	t.needRuntime = true
+	t.report(k, diag.Note, "polyfill", why+oncePerFile)
 }
 
 // ptxHopper maps PTX instruction prefixes found in asm strings to what

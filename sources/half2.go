@@ -58,7 +58,7 @@ func (t *translator) half2MemberUse(k int) {
 	if !arrow && !t.isByte(k-1, '.') || !t.ver.Less(half2MembersFrom) || t.isByte(k+1, '(') {
 		return // not a member, or a member function x() (which __half2 lacks)
 	}
-	if r := k - 2; t.tok(r).Kind == lex.Ident && !t.isByte(r-1, '.') && !t.is(r-1, "->") && !t.is(r-1, "::") {
+	if r := t.plainReceiver(k); r >= 0 {
 		switch string(t.text(r)) {
 		case "threadIdx", "blockIdx", "blockDim", "gridDim":
 			return // CUDA's built-in index variables, the usual x and y

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/hipgen/hipgen/diag"
+	"github.com/hipgen/hipgen/sources/hipmap"
 	"github.com/hipgen/hipgen/sources/lex"
 )
 
@@ -189,10 +190,12 @@ func (t *translator) include(k int) {
 		t.report(pk, diag.Error, "cutlass", "#include <"+p+">: CUTLASS and CuTe have no HIP port; port the kernel by hand or use a ROCm library (composable_kernel, rocWMMA, hipBLASLt)")
 		return
 	}
-	if t.pytorchHeader(pk, p, quoted) {
-		return
-	}
 	if e, ok := t.tbl.Header(p, t.ver); ok {
+		if e.Family == pytorchFamily {
+			t.pytorchHeader(pk, e.HIP, quoted)
+			t.count(e)
+			return
+		}
 		if !e.Available(t.ver) {
 			t.unavailableHeader(k, pk, p, e.Note, e.MinROCm)
 			return
@@ -223,6 +226,11 @@ func (t *translator) include(k int) {
 			}
 		}
 		t.noteDeprecated(pk, e)
+		return
+	}
+	if hip, ok := pytorchHeaderPath(p); ok {
+		t.pytorchHeader(pk, hip, quoted)
+		t.count(hipmap.Entry{Family: pytorchFamily})
 		return
 	}
 	if quoted && path.Ext(p) == ".cu" {

@@ -26,15 +26,23 @@ func (t *translator) pointerAttrMember(k int) {
 	default:
 		return
 	}
-	recv := k - 2
-	if t.tok(recv).Kind != lex.Ident || t.isByte(recv-1, '.') || t.is(recv-1, "->") || t.is(recv-1, "::") {
-		return
-	}
-	if !t.pointerAttrNames()[string(t.text(recv))] {
+	recv := t.plainReceiver(k)
+	if recv < 0 || !t.pointerAttrNames()[string(t.text(recv))] {
 		return
 	}
 	t.replace(k, want)
 	t.report(k, diag.Note, "call-fix", "the memory type of a pointer's attributes became "+want+": hipPointerAttribute_t names it memoryType before ROCm 6.0 and type from 6.0 on, where CUDA 10 and later name it type"+oncePerFile)
+}
+
+// plainReceiver returns the position of the name before the '.' or '->'
+// of the member at k when that name is the whole receiver (not itself a
+// member or qualified: "a.b.x", "p->b.x" and "ns::v.x" have none), or -1.
+func (t *translator) plainReceiver(k int) int {
+	r := k - 2
+	if t.tok(r).Kind != lex.Ident || t.isByte(r-1, '.') || t.is(r-1, "->") || t.is(r-1, "::") {
+		return -1
+	}
+	return r
 }
 
 // pointerAttrNames returns the names the file declares as a
@@ -79,8 +87,8 @@ var textureDescMembers = map[string]string{
 // hipcc rejects it ("no member named").
 func (t *translator) textureDescMember(k int) {
 	why, ok := textureDescMembers[string(t.text(k))]
-	recv := k - 2
-	if !ok || t.tok(recv).Kind != lex.Ident || t.isByte(recv-1, '.') || t.is(recv-1, "->") || t.is(recv-1, "::") {
+	recv := t.plainReceiver(k)
+	if !ok || recv < 0 {
 		return
 	}
 	f := t.facts

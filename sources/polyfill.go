@@ -978,17 +978,10 @@ func (t *translator) declaresTypeAt(j int) bool {
 		// A typedef starts the statement, which may hold a body.
 		for i := j - 1; i >= 0 && !t.isByte(i, ';') && !t.isByte(i, '{') && !t.tok(i).Directive; i-- {
 			if t.isByte(i, '}') {
-				depth := 0 // skip to the brace that opens the body
-				for ; i >= 0; i-- {
-					if t.isByte(i, '}') {
-						depth++
-					} else if t.isByte(i, '{') {
-						if depth--; depth == 0 {
-							break
-						}
-					}
+				if i = t.matchingBack(i); i < 0 {
+					return false
 				}
-				continue
+				continue // from before the brace that opens the body
 			}
 			if t.is(i, "typedef") {
 				return true

@@ -118,22 +118,12 @@ func (t *translator) pytorchNamespace(k int) bool {
 	return true
 }
 
-// pytorchHeader maps the #include of PyTorch's header p (named by the
-// token at pk) to ROCm PyTorch's, and reports whether p was one.
-func (t *translator) pytorchHeader(pk int, p string, quoted bool) bool {
-	hip := ""
-	if e, ok := t.tbl.Header(p, t.ver); ok && e.Family == pytorchFamily {
-		hip = e.HIP
-		t.count(e)
-	} else if h, ok := pytorchHeaderPath(p); ok {
-		hip = h
-		t.count(hipmap.Entry{Family: pytorchFamily})
-	} else {
-		return false
-	}
+// pytorchHeader makes the #include of one of PyTorch's CUDA headers,
+// named by the token at pk, include ROCm PyTorch's header hip: the
+// table's (family pytorch) or pytorchHeaderPath's.
+func (t *translator) pytorchHeader(pk int, hip string, quoted bool) {
 	t.replace(pk, delimit(hip, quoted))
 	t.report(pk, diag.Note, "pytorch", pytorchNote)
-	return true
 }
 
 // pytorchHeaderPath applies hipify's rule to a header of ATen's or c10's

@@ -417,8 +417,9 @@ func (t *translator) tokenAt(off int) int { return startingAt(t.toks, off) }
 // eachUse calls f with the position of each token that is the identifier
 // name, in order, while f returns true.
 func (t *translator) eachUse(name []byte, f func(j int) bool) {
+	needle := string(name)
 	for off := 0; ; {
-		off = indexText(t.src, string(name), off)
+		off = indexText(t.src, needle, off)
 		if off < 0 {
 			return
 		}
@@ -877,7 +878,7 @@ func (t *translator) noteDeprecated(k int, e hipmap.Entry) {
 
 // unavailable reports a known CUDA name that the target ROCm cannot port.
 func (t *translator) unavailable(k int, e hipmap.Entry) {
-	if t.definesFunction(e.CUDA) || t.declaresTypeAt(k) {
+	if t.definesFunction(e.CUDA) {
 		return // the project defines it itself, typically as its own fallback
 	}
 	if t.isMacroNameOperand(k) {

@@ -6,4 +6,4 @@ package sources
 // Go file below sources/, the mapping table included). It is part of
 // every cache key, so a file translated by another build of the
 // translator is translated again.
-const TranslatorVersion = "5a3db27ebf8bbad8"
+const TranslatorVersion = "d8c1186de8cd7b47"
