@@ -453,10 +453,17 @@ func (t *translator) inlineAsm(k int) int {
 		return close + 1
 	}
 	kind := asmKind(t.asmTemplate(j+1, close))
-	switch kind {
-	case asmEmpty, asmAMD:
+	switch {
+	case kind == asmEmpty || kind == asmAMD:
 		return close + 1
-	case asmCPU:
+	case !t.deadOnHIP && t.deviceNever() && t.deviceOnly(k):
+		// The device pass never compiles it (the #else of "#if
+		// defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 750", which holds
+		// there), and the host pass neither emits a device function
+		// nor checks its assembly.
+		t.report(k, diag.Note, "inline-asm", "inline assembly in a device function, in a block that hipcc's device pass never compiles (an earlier branch is taken there, or the condition fails): it never reaches an AMD GPU, and the host pass does not emit device functions")
+		return close + 1
+	case kind == asmCPU:
 		// A CPU's assembly outside device code (Boost's rounding
 		// control, a timestamp read): hipcc's host pass compiles it as
 		// nvcc's host compiler does.

@@ -63,10 +63,21 @@ type condFrame struct {
 	// unknown holds, separated by NUL bytes, the macros the #if tests
 	// with #ifdef or defined that nothing tells of (see unknownMacro).
 	unknown string
+	// taken tells, for each of hipcc's passes, whether a branch of this
+	// #if chain up to the current one is compiled (see conditionPasses);
+	// noDevice, that the current branch is never compiled in the device
+	// pass.
+	taken    passes
+	noDevice bool
 }
 
 // conditional handles #if, #ifdef, #ifndef, #elif, #else and #endif at k.
 func (t *translator) conditional(k int, word string) {
+	edits := len(t.edits)
+	var before passes // what the chain took before this branch
+	if n := len(t.conds); n > 0 && (word == "elif" || word == "else") {
+		before = t.conds[n-1].taken
+	}
 	switch word {
 	case "ifdef", "ifndef":
 		if onAMD, ok := hipPlatformMacro(t.text(k + 2)); ok && t.endsDirective(k+3) {
@@ -133,7 +144,54 @@ func (t *translator) conditional(k int, word string) {
 			t.conds = t.conds[:n-1]
 		}
 	}
+	if n := len(t.conds); n > 0 && word != "endif" {
+		t.judgePasses(&t.conds[n-1], k, word, before, len(t.edits) != edits)
+	}
 	t.updateDeadOnHIP()
+}
+
+// judgePasses records in f, the frame of the branch that the #if, #ifdef,
+// #ifndef, #elif or #else at k starts, whether each of hipcc's passes
+// compiles it, given what the branches before it took: a branch that
+// neither pass compiles, and that the checks above did not judge, is dead
+// (its condition keeps it from AMD GPUs). edited tells that they rewrote
+// the condition (see olderArchBlock): its value is then not read here.
+func (t *translator) judgePasses(f *condFrame, k int, word string, before passes, edited bool) {
+	var cond passes
+	switch {
+	case word == "else":
+		cond = passes{triTrue, triTrue}
+	case edited:
+	case word == "ifdef" || word == "ifndef":
+		if t.endsDirective(k+3) && !t.definesArchItself() {
+			cond = definedPasses(t.text(k + 2))
+			if word == "ifndef" {
+				cond = cond.not()
+			}
+		}
+	default:
+		cond = t.conditionPasses(k)
+	}
+	if word != "elif" && word != "else" {
+		before = passes{triFalse, triFalse}
+	}
+	live := before.not().and(cond)
+	f.taken = before.or(cond)
+	f.noDevice = live.device == triFalse
+	if !f.dead && live.device == triFalse && live.host == triFalse {
+		f.dead, f.platform = true, true
+	}
+}
+
+// deviceNever reports whether the current branch is never compiled in the
+// device pass.
+func (t *translator) deviceNever() bool {
+	for _, f := range t.conds {
+		if f.noDevice || f.dead {
+			return true
+		}
+	}
+	return false
 }
 
 // updateDeadOnHIP records whether any enclosing branch is never compiled.
@@ -205,6 +263,11 @@ func (t *translator) archCondition(k int) condFrame {
 			return condFrame{}
 		}
 		if t.olderArchBlock(k, j) {
+			if t.hasAlternatives(k) {
+				// "__CUDA_ARCH__ < 700 || defined(USE_ROCM)": the
+				// other alternatives decide.
+				return condFrame{}
+			}
 			// The condition now excludes HIP, as a translation of the
 			// output will read it.
 			return platformFrame(false)
@@ -575,10 +638,31 @@ func (t *translator) olderArchBlock(k, j int) (excluded bool) {
 	test := t.quotedTest(j)
 	if name := t.redefinedInBlock(k); name != "" {
 		t.insert(int(t.tok(j).Start), "!defined(__HIP__) && !defined(__HIP_CPU_RT__) && ")
-		t.report(j, diag.Warning, checkCUDAArch, "hipcc does not define __CUDA_ARCH__, so "+test+" would be true for AMD GPUs, and this block would redefine "+name+", which HIP provides: the condition now excludes HIP")
+		what := "the condition now excludes HIP"
+		if t.hasAlternatives(k) {
+			what = "the comparison now excludes HIP, and the block is compiled for AMD GPUs only where another alternative of the condition holds"
+		}
+		t.report(j, diag.Warning, checkCUDAArch, "hipcc does not define __CUDA_ARCH__, so "+test+" would be true for AMD GPUs, and this block would redefine "+name+", which HIP provides: "+what)
 		return true
 	}
 	t.report(j, diag.Warning, checkCUDAArch, "hipcc does not define __CUDA_ARCH__, so "+test+" is true for AMD GPUs: this block, meant for older NVIDIA GPUs, is compiled there")
+	return false
+}
+
+// hasAlternatives reports whether the condition of the #if or #elif at k
+// has || outside parentheses.
+func (t *translator) hasAlternatives(k int) bool {
+	depth := 0
+	for j := k + 2; !t.endsDirective(j); j++ {
+		switch {
+		case t.isByte(j, '('):
+			depth++
+		case t.isByte(j, ')'):
+			depth--
+		case depth == 0 && t.is(j, "||"):
+			return true
+		}
+	}
 	return false
 }
 

@@ -201,6 +201,13 @@ func (t *translator) functionSpace(k int) (device, host bool) {
 	return t.declaredSpace(body)
 }
 
+// deviceOnly reports whether the k-th token is in the body of a function
+// declared __global__ or __device__ and not __host__.
+func (t *translator) deviceOnly(k int) bool {
+	device, host := t.functionSpace(k)
+	return device && !host
+}
+
 // hostCompiles reports whether the k-th token is in the body of a function
 // that the host pass compiles: one declared neither __global__ nor
 // __device__, or __host__ as well.
