@@ -99,28 +99,40 @@ func (t *translator) launch(k int) int {
 }
 
 // launchClose returns the index of the >>> (or ">> >") that closes the
-// launch configuration opened at k, or -1.
+// launch configuration opened at k, or -1. Brackets inside must pair up
+// by kind: in "A<<<{)B<<<0,0>>>(),0>>>()" the first launch has none, so
+// that rewriting the second (with --launch=ggl) cannot give it one on the
+// next run.
 func (t *translator) launchClose(k int) int {
-	depth := 0
+	var buf [16]byte
+	open := buf[:0] // the closers the open brackets want, innermost last
 	for j := k + 1; j < len(t.toks); j++ {
 		switch t.launchBracket(j) {
 		case '>':
-			if depth == 0 {
+			if len(open) == 0 {
 				return j
 			}
 		case '<':
-			if depth == 0 {
+			if len(open) == 0 {
 				return -1
 			}
 		}
 		switch string(t.text(j)) {
-		case "(", "[", "{":
-			depth++
+		case "(":
+			open = append(open, ')')
+		case "[":
+			open = append(open, ']')
+		case "{":
+			open = append(open, '}')
 		case ")", "]", "}":
-			depth--
-		}
-		if depth < 0 || depth == 0 && t.is(j, ";") {
-			return -1
+			if len(open) == 0 || open[len(open)-1] != t.src[t.tok(j).Start] {
+				return -1
+			}
+			open = open[:len(open)-1]
+		case ";":
+			if len(open) == 0 {
+				return -1
+			}
 		}
 	}
 	return -1
