@@ -433,4 +433,11 @@ func (t *translator) half2EmptyAssign(k int) {
 	}
 	t.insert(int(t.tok(k+2).Start), "__half2")
 	t.report(k+2, diag.Note, "call-fix", "v = {} became v = __half2{} for a __half2 v: HIP's __half2 has two assignments an empty list fits (nvcc's device code takes it), and both forms set v to zero"+oncePerFile)
+	if body := t.functionBody(k); body >= 0 {
+		if device, host := t.declaredSpace(body); !device || host {
+			// Host code now names the type, which the next run of the
+			// translation would take for host code computing with it.
+			t.halfHostNamed(k + 2)
+		}
+	}
 }

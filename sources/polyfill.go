@@ -1473,6 +1473,12 @@ func (t *translator) halfInHostCode(k int) {
 	} else if !t.typeAlias(k) {
 		return
 	}
+	t.halfHostNamed(k)
+}
+
+// halfHostNamed brings halfHost for a half type that host code names at
+// k, or that the translation names there.
+func (t *translator) halfHostNamed(k int) {
 	t.notePolyfill(halfHostKey, int(t.tok(k).Start))
 	t.needRuntime = true
 	t.report(k, diag.Note, "polyfill", "host code may compute with the half type named here: "+halfHost.why+oncePerFile)
