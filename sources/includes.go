@@ -325,6 +325,14 @@ var cudaHeaderPrefixes = []string{
 	"cuComplex", "library_types",
 }
 
+// GPUHeader reports whether p, included with <> or "" and not a file of
+// the project, is a header of NVIDIA's toolkit or of PyTorch's CUDA API
+// (ATen/cuda, c10/cuda): a C++ source that reaches one uses CUDA.
+func GPUHeader(p string) bool {
+	_, torch := pytorchHeaderPath(p)
+	return torch || isCUDAHeader(p)
+}
+
 // isCUDAHeader reports whether p names a header from NVIDIA's toolkit.
 func isCUDAHeader(p string) bool {
 	if strings.HasPrefix(p, "thrust/system/hip/") {

@@ -2,6 +2,7 @@ package sources
 
 import (
 	"bytes"
+	"path"
 	"sort"
 	"strconv"
 	"strings"
@@ -836,12 +837,24 @@ func redefinedBuiltin(name, typ string) bool {
 	return false
 }
 
+// hostSource reports whether the file is a C or C++ source (.c, .cpp,
+// .cc, .cxx), which CUDA builds give the host compiler, not nvcc.
+func (t *translator) hostSource() bool {
+	switch path.Ext(t.name) {
+	case ".c", ".cpp", ".cc", ".cxx":
+		return true
+	}
+	return false
+}
+
 func (t *translator) applyEntry(k int, e hipmap.Entry) {
 	if !e.Available(t.ver) {
 		t.unavailable(k, e)
 		return
 	}
-	if runtimeFamily(e.Family) {
+	if runtimeFamily(e.Family) && !(e.Family == "math" && !e.Renames() && t.hostSource()) {
+		// (A C or C++ source's sqrtf is the C library's: nvcc never
+		// compiles it, so hip_runtime.h has nothing to give it.)
 		t.needRuntime = true
 	}
 	if e.Renames() {
