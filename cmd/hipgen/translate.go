@@ -57,9 +57,12 @@ are never modified.
 With no arguments every source and header of the manifest is translated,
 with the project-local headers they include. Files and directories given
 as arguments are translated with the headers they reach (a directory
-contributes its .cu and .cuh files; .h and .hpp headers are translated
-when a translated file includes them); --only translates exactly the named
-files (what generated build rules call). Includes are looked up next to
+contributes its .cu and .cuh files, and those of its C and C++ sources
+that use CUDA: whose translation changes them, as a PyTorch extension's
+bindings that include ATen/cuda headers, or that reach a CUDA header
+through project headers; .h and .hpp headers are translated when a
+translated file includes them); --only translates exactly the named files
+(what generated build rules call). Includes are looked up next to
 the including file, then in the manifest's include directories and those
 given with -I.
 
@@ -185,7 +188,7 @@ func runTranslate(e *env, o *translateFlags, args []string) int {
 			return nil
 		}
 		if len(args) > 0 {
-			feed = func(found func(...string)) error { return listArgs(fs, args, outAbs, found) }
+			feed = func(found func(...string)) error { return listArgs(fs, args, outAbs, found, tt.addHost) }
 		}
 		return translateTree(e, o, tt, feed, includeDirs, opts, func() (sources.Version, []string, error) {
 			<-verDone
@@ -341,6 +344,13 @@ func projectRel(root, p string) (string, error) {
 // contributes.
 func cudaExts(ext string) bool { return ext == ".cu" || ext == ".cuh" }
 
+// hostExts reports the extensions of the C and C++ sources a directory
+// argument offers: each is translated when it uses CUDA (see
+// treeTranslation.addHost).
+func hostExts(ext string) bool {
+	return ext == ".cpp" || ext == ".cc" || ext == ".cxx" || ext == ".c"
+}
+
 // expandArgs turns file and directory arguments into sorted slash paths
 // relative to the root of fs, as listArgs finds them.
 func expandArgs(fs *projectFS, args []string, outAbs string) ([]string, error) {
@@ -356,7 +366,7 @@ func expandArgs(fs *projectFS, args []string, outAbs string) ([]string, error) {
 				out = append(out, rel)
 			}
 		}
-	})
+	}, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -368,10 +378,12 @@ func expandArgs(fs *projectFS, args []string, outAbs string) ([]string, error) {
 // each file argument and of each .cu and .cuh file below a directory
 // argument (skipping hidden directories and the output tree outAbs), as
 // soon as it is found (a directory's files together), from any goroutine
-// and maybe more than once for a path; fs learns that the directories
-// walked are inside the root, and the sizes of the files. A file outside the root is an error; after an error,
-// found may have been called for some files.
-func listArgs(fs *projectFS, args []string, outAbs string, found func(rels ...string)) error {
+// and maybe more than once for a path, and host, unless nil, with the C
+// and C++ sources below a directory argument alike; fs learns that the
+// directories walked are inside the root, and the sizes of the files. A
+// file outside the root is an error; after an error, found and host may
+// have been called for some files.
+func listArgs(fs *projectFS, args []string, outAbs string, found, host func(rels ...string)) error {
 	root := fs.root
 	for _, a := range args {
 		abs := a
@@ -394,7 +406,7 @@ func listArgs(fs *projectFS, args []string, outAbs string, found func(rels ...st
 		// only real directories, which are inside too. (Files below
 		// one outside it are refused one by one.)
 		inside := err == nil && fs.inside.Inside(filepath.FromSlash(rel))
-		if err := walkSources(fs, abs, outAbs, inside, found); err != nil {
+		if err := walkSources(fs, abs, outAbs, inside, found, host); err != nil {
 			return err
 		}
 	}
@@ -402,7 +414,8 @@ func listArgs(fs *projectFS, args []string, outAbs string, found func(rels ...st
 }
 
 // walkSources calls found with the slash path relative to the root of fs
-// of each .cu and .cuh file below the directory abs that filepath.WalkDir
+// of each .cu and .cuh file (host, unless nil, with each C and C++ source)
+// below the directory abs that filepath.WalkDir
 // would find (symbolic links to directories not followed, hidden
 // directories and the output tree outAbs skipped, a link to a file kept
 // only when it stays inside the root), a directory's files in one call,
@@ -412,7 +425,7 @@ func listArgs(fs *projectFS, args []string, outAbs string, found func(rels ...st
 // root. Of several errors (of reading a directory, or a path outside the
 // root), the one of the first path in sorted order is returned, as a
 // sequential walk would.
-func walkSources(fs *projectFS, abs, outAbs string, inside bool, found func(rels ...string)) error {
+func walkSources(fs *projectFS, abs, outAbs string, inside bool, found, host func(rels ...string)) error {
 	var (
 		mu   sync.Mutex
 		errs []walkError
@@ -433,7 +446,7 @@ func walkSources(fs *projectFS, abs, outAbs string, inside bool, found func(rels
 			errs = append(errs, walkError{dir, err})
 			mu.Unlock()
 		}
-		var files []string
+		var files, hosts []string
 		for _, d := range entries {
 			p := filepath.Join(dir, d.Name)
 			if d.IsDir() {
@@ -447,7 +460,9 @@ func walkSources(fs *projectFS, abs, outAbs string, inside bool, found func(rels
 				g.Go(func() { walk(p) })
 				continue
 			}
-			if !cudaExts(filepath.Ext(p)) {
+			ext := filepath.Ext(p)
+			isHost := host != nil && hostExts(ext)
+			if !cudaExts(ext) && !isHost {
 				continue
 			}
 			if d.IsLink() {
@@ -466,12 +481,19 @@ func walkSources(fs *projectFS, abs, outAbs string, inside bool, found func(rels
 			if inside {
 				fs.lookup(rel)
 			}
+			if isHost {
+				hosts = append(hosts, rel)
+				continue
+			}
 			files = append(files, rel)
 		}
 		// The directory's files join the work at once (one lock of
 		// the work queue, not one per file).
 		if len(files) > 0 {
 			found(files...)
+		}
+		if len(hosts) > 0 {
+			host(hosts...)
 		}
 		<-turn
 	}

@@ -42,6 +42,12 @@ type translateJob struct {
 	stale   bool // --check: the output is missing or differs
 	written bool
 	err     error
+	// host: a C or C++ source that a directory offered (see addHost),
+	// translated only when it uses CUDA or a file that is translated
+	// includes it (required). unused: its translation found no use of
+	// CUDA (the worker's own note); dropped: so the job is done without
+	// an output. required and dropped are guarded by treeTranslation.mu.
+	host, required, unused, dropped bool
 	// A job done before the listing was waits, its output in
 	// unwritten, to be written (or, if the listing failed, dropped).
 	waiting   bool
@@ -103,6 +109,9 @@ type treeTranslation struct {
 	// report and the state: memory already touched costs no page
 	// faults.
 	spare [][]byte
+	// gpuReach tells of project files looked at by reachesGPU whether
+	// they reach a CUDA header (path -> bool).
+	gpuReach sync.Map
 }
 
 // jobQueue is a max-heap of jobs by size, then path.
@@ -161,7 +170,7 @@ func (t *treeTranslation) start(n int) {
 					j = heap.Pop(&t.queue).(*translateJob)
 					t.mu.Unlock()
 					buf, outBuf = t.translate(j, buf, outBuf)
-					if j.err == nil {
+					if j.err == nil && !j.unused {
 						ds := j.state.Diags
 						j.diagsSorted, j.diagsErr = slices.IsSortedFunc(ds, diag.Compare), diag.HasErrors(ds)
 						if t.formatText {
@@ -183,7 +192,19 @@ func (t *treeTranslation) start(n int) {
 					t.finish()
 					return
 				}
-				if j.err == nil && !t.check && !j.skipped {
+				if j.unused {
+					t.mu.Lock()
+					if j.required {
+						// A translated file includes it after all.
+						j.unused = false
+						heap.Push(&t.queue, j)
+						t.more.Signal()
+						t.mu.Unlock()
+						continue
+					}
+					j.dropped = true
+					t.mu.Unlock()
+				} else if j.err == nil && !t.check && !j.skipped {
 					j.record = encodeRecord(j.rel, j.state)
 				}
 				t.mu.Lock()
@@ -247,7 +268,9 @@ func (t *treeTranslation) finish() {
 	t.doneOnce.Do(func() {
 		t.sorted = make([]*translateJob, 0, len(t.jobs))
 		for _, j := range t.jobs {
-			t.sorted = append(t.sorted, j)
+			if !j.dropped {
+				t.sorted = append(t.sorted, j)
+			}
 		}
 		sort.Slice(t.sorted, func(a, b int) bool { return t.sorted[a].rel < t.sorted[b].rel })
 		close(t.done)
@@ -259,12 +282,32 @@ func (t *treeTranslation) finish() {
 
 // add queues the files rels that are not queued yet. The jobs are counted
 // before the caller's own job is done, so the work cannot end early.
-func (t *treeTranslation) add(rels ...string) {
+func (t *treeTranslation) add(rels ...string) { t.queueFiles(false, rels) }
+
+// addHost queues the C and C++ sources rels that a directory offers: each
+// is translated, and the translation kept, when it uses CUDA (the
+// translation changes it), when a project header it reaches includes a
+// CUDA or PyTorch CUDA header (its translation must include the
+// translated header), or when a translated file includes it. The others
+// are left out: a C++ project's host code is not copied into the tree.
+func (t *treeTranslation) addHost(rels ...string) { t.queueFiles(true, rels) }
+
+func (t *treeTranslation) queueFiles(host bool, rels []string) {
 	t.mu.Lock()
 	var fresh []*translateJob
 	for _, rel := range rels {
-		if _, ok := t.jobs[rel]; !ok { // a repeat in rels is dropped below
-			fresh = append(fresh, &translateJob{rel: rel})
+		j, ok := t.jobs[rel]
+		switch {
+		case !ok: // a repeat in rels is dropped below
+			fresh = append(fresh, &translateJob{rel: rel, host: host})
+		case !host && j.host && !j.required:
+			j.required = true
+			if j.dropped {
+				j.dropped, j.unused = false, false
+				heap.Push(&t.queue, j)
+				t.pending++
+				t.more.Signal()
+			}
 		}
 	}
 	t.mu.Unlock()
@@ -332,7 +375,9 @@ func (t *treeTranslation) translate(j *translateJob, buf, outBuf []byte) ([]byte
 		incs = append(incs, includeRecord(inc))
 	}
 	local, found := t.resolveIncludes(j.rel, incs)
-	t.follow(found)
+	if !j.host {
+		t.follow(found)
+	}
 	opts.LocalIncludes = local
 	out, diags, stats := u.TranslateInto(outBuf, opts)
 	if len(stats.MacrosAsked) > 0 {
@@ -340,6 +385,16 @@ func (t *treeTranslation) translate(j *translateJob, buf, outBuf []byte) ([]byte
 		// not define: if a project header defines it only where hipcc
 		// never compiles, that code is never compiled for AMD GPUs.
 		diags, stats, opts = t.headers().Settle(u, diags, stats, opts)
+	}
+	if j.host {
+		t.mu.Lock()
+		required := j.required
+		t.mu.Unlock()
+		if !required && unchanged(j.rel, src, out) && !t.reachesGPU(found) {
+			j.unused = true
+			return src, out
+		}
+		t.follow(found)
 	}
 	j.state = fileState{Key: sources.CacheKey(j.rel, src, opts), SrcSize: int64(len(src)), Includes: incs, Local: local,
 		Asked: stats.MacrosAsked, Macros: encodeMacros(opts.IncludedMacros), Diags: diags}
@@ -361,6 +416,66 @@ func (t *treeTranslation) translate(j *translateJob, buf, outBuf []byte) ([]byte
 		j.waiting, j.unwritten = true, out
 		return src, nil
 	}
+}
+
+// unchanged reports whether out, the translation of the source rel, is
+// src under the generated-file marker: nothing of CUDA in it.
+func unchanged(rel string, src, out []byte) bool {
+	marker := sources.MarkerLine(rel)
+	return len(out) == len(marker)+len(src) && string(out[:len(marker)]) == marker && bytes.Equal(out[len(marker):], src)
+}
+
+// reachesGPU reports whether a project file of files, or one that they
+// include directly or not, includes a CUDA or PyTorch CUDA header (see
+// sources.GPUHeader).
+func (t *treeTranslation) reachesGPU(files []string) bool {
+	var open []string // the files being looked at, the path to the current one
+	// reaches returns the answer for rel, and whether it is final: a
+	// "no" that met a file still open (an include cycle) holds only
+	// for this look-up.
+	var reaches func(rel string) (yes, final bool)
+	reaches = func(rel string) (bool, bool) {
+		if v, ok := t.gpuReach.Load(rel); ok {
+			return v.(bool), true
+		}
+		if slices.Contains(open, rel) {
+			return false, false
+		}
+		f := t.fs.lookup(rel)
+		src, err := t.fs.read(rel, f.size, nil)
+		if err != nil {
+			return false, true // reported, if ever, by its own translation
+		}
+		open = append(open, rel)
+		defer func() { open = open[:len(open)-1] }()
+		final := true
+		for _, inc := range sources.Includes(src) {
+			next, _ := t.resolveIncludes(rel, []string{includeRecord(inc)})
+			if len(next) == 0 {
+				if sources.GPUHeader(inc.Path) {
+					t.gpuReach.Store(rel, true)
+					return true, true
+				}
+				continue
+			}
+			yes, fin := reaches(next[0])
+			if yes {
+				t.gpuReach.Store(rel, true)
+				return true, true
+			}
+			final = final && fin
+		}
+		if final {
+			t.gpuReach.Store(rel, false)
+		}
+		return false, final
+	}
+	for _, f := range files {
+		if yes, _ := reaches(f); yes {
+			return true
+		}
+	}
+	return false
 }
 
 // write writes the output out of the job j, unless the listing failed:
