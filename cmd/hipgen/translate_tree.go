@@ -450,7 +450,7 @@ func (t *treeTranslation) reachesGPU(files []string) bool {
 		defer func() { open = open[:len(open)-1] }()
 		final := true
 		for _, inc := range sources.Includes(src) {
-			next, _ := t.resolveIncludes(rel, []string{includeRecord(inc)})
+			_, next := t.resolveIncludes(rel, []string{includeRecord(inc)})
 			if len(next) == 0 {
 				if sources.GPUHeader(inc.Path) {
 					t.gpuReach.Store(rel, true)
