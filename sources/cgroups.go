@@ -206,10 +206,24 @@ func (t *translator) cgShuffleCall(k int, name string) bool {
 }
 
 // usesCG reports whether the file names cooperative groups at all, so a
-// shfl member of some other class in other code is left alone.
+// shfl member of some other class in other code is left alone: the
+// namespace, or an API name only cooperative groups have, which a file
+// that gets the namespace through a project header's alias uses
+// (microsoft/DeepSpeed's "cg::thread_block tb = cg::this_thread_block();"
+// under includes that say "namespace cg = cooperative_groups;").
 func (t *translator) usesCG() bool {
-	return t.facts.cgUse.get(func() bool { return containsText(t.src, "cooperative_groups") })
+	return t.facts.cgUse.get(func() bool {
+		for _, w := range cgWords {
+			if containsText(t.src, w) {
+				return true
+			}
+		}
+		return false
+	})
 }
+
+// cgWords are the spellings that tell a file uses cooperative groups.
+var cgWords = []string{"cooperative_groups", "this_thread_block", "thread_block_tile", "tiled_partition", "this_grid"}
 
 // cgMember is a member function of thread_block_tile that a ROCm release
 // lacks: tile.f() becomes hipgen_f(tile), and tile.f(args) becomes
