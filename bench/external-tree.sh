@@ -26,8 +26,11 @@
 #   INCLUDES  include directories, relative to the project (the -I that
 #             the project's build gives), for both translators and hipcc
 #   DEFINES   macros for hipcc, NAME or NAME=VALUE separated by blanks (the
-#             -D that the project's build gives its ROCm compiles, for
-#             example "ROCM_WAVEFRONT_SIZE=64" of microsoft/DeepSpeed)
+#             -D that the project's build gives its ROCm compiles)
+#   ARCH_DEFINES  macros that differ by architecture, ARCH:NAME=VALUE
+#             separated by blanks, for example microsoft/DeepSpeed's
+#             "gfx90a:ROCM_WAVEFRONT_SIZE=64 gfx1030:ROCM_WAVEFRONT_SIZE=32":
+#             each architecture is then compiled on its own
 # The project's code is extracted into SCRATCH and never committed. Compiles
 # run with HIP_PLATFORM=amd, with a shadowed copy of every CUDA header first
 # on the include path (so a CUDA header left in a translation fails the
@@ -65,8 +68,9 @@ if [ -n "$samples_git" ]; then
 fi
 git --git-dir="$(gitdir "$hipify_git")" show HEAD:bin/hipify-perl >"$scratch/hipify-perl"
 mapfile -t units < <(cd "$scratch/src" && find . -type f | sed 's|^\./||' | grep -E "$unit_re" | LC_ALL=C sort)
-# Units other than .cu files are named to hipgen, which takes only the .cu
-# and .cuh files of a directory.
+# Units other than .cu files are named to hipgen, which takes a
+# directory's .cu and .cuh files and only those of its C and C++ sources
+# that use CUDA.
 mapfile -t named < <(printf '%s\n' "${units[@]}" | grep -v '\.cu$' || true)
 
 # --- translate
@@ -99,7 +103,8 @@ compile() { # TOOL UNIT -> prints "TOOL UNIT PASS|FAIL first-error"
 }
 export -f compile hipcc_unit first_error
 DEFINES=${DEFINES:-}
-export scratch INCLUDES DEFINES
+ARCH_DEFINES=${ARCH_DEFINES:-}
+export scratch INCLUDES DEFINES ARCH_DEFINES
 # NUL-separated pairs: a unit's path may hold blanks (a course's
 # "05_Writing_your_First_Kernels/02 Kernels/02 matmul.cu").
 for t in hipgen hipify; do printf "$t\0%s\0" "${units[@]}"; done |

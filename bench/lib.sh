@@ -43,9 +43,13 @@ scratch_timer() {
 # HIP platform defined would; any other as HIP C++. TMPDIR is
 # $scratch/tmp: ROCm 5.2's hipcc leaves two empty directories in TMPDIR
 # on every compile, thousands a run, which belong in the scratch tree and
-# not in /tmp.
+# not in /tmp. ARCH_DEFINES, when set, holds macros that differ by
+# architecture, ARCH:NAME=VALUE separated by blanks (the per-architecture
+# -D of a build such as microsoft/DeepSpeed's, "gfx90a:ROCM_WAVEFRONT_SIZE=64
+# gfx1030:ROCM_WAVEFRONT_SIZE=32"): each architecture is then compiled in
+# a call of its own, with its macros.
 hipcc_unit() {
-  local log=$1 src=$2 lang=(-x hip -std=c++17)
+  local log=$1 src=$2 lang=(-x hip -std=c++17) arch d defs
   shift 2
   if [ ! -f "$src" ]; then
     echo "no translation produced" >"$log"
@@ -53,8 +57,20 @@ hipcc_unit() {
   fi
   case $src in *.c) lang=(-x c -std=gnu11 -D__HIP_PLATFORM_AMD__=1) ;; esac
   mkdir -p "$scratch/tmp"
-  TMPDIR=$scratch/tmp HIP_PLATFORM=amd timeout 600 hipcc "${lang[@]}" -w -I "$scratch/shadow" "$@" \
-    --offload-arch=gfx90a --offload-arch=gfx1030 -c "$src" -o /dev/null >"$log" 2>&1
+  if [ -z "${ARCH_DEFINES:-}" ]; then
+    TMPDIR=$scratch/tmp HIP_PLATFORM=amd timeout 600 hipcc "${lang[@]}" -w -I "$scratch/shadow" "$@" \
+      --offload-arch=gfx90a --offload-arch=gfx1030 -c "$src" -o /dev/null >"$log" 2>&1
+    return
+  fi
+  : >"$log"
+  for arch in gfx90a gfx1030; do
+    defs=()
+    for d in $ARCH_DEFINES; do
+      [ "${d%%:*}" = "$arch" ] && defs+=(-D "${d#*:}")
+    done
+    TMPDIR=$scratch/tmp HIP_PLATFORM=amd timeout 600 hipcc "${lang[@]}" -w -I "$scratch/shadow" "$@" "${defs[@]}" \
+      --offload-arch="$arch" -c "$src" -o /dev/null >>"$log" 2>&1 || return 1
+  done
 }
 
 # first_error LOG prints the first error in LOG, the paths in $scratch made
