@@ -1225,10 +1225,23 @@ HIPGEN_I64_MINMAX(atomicMin, <=)
 // atomicMin of a long long (ROCm/clr's amd_hip_atomic.h at rocm-5.7.0).
 var atomicMinMaxI64From = Version{Major: 5, Minor: 7}
 
-// fileNamesLongLong reports whether the file spells the type long long:
-// only then may one of its atomic calls take one (see atomicI64).
+// fileNamesLongLong reports whether the file's code spells the type long
+// long: only then may one of its atomic calls take one (see atomicI64).
+// Comments and strings do not count, nor hipgen's own warp helpers in an
+// output translated again (their ballots are unsigned long long), whose
+// tokens dropHelperBlocks leaves out.
 func (t *translator) fileNamesLongLong() bool {
-	return t.facts.longLong.get(func() bool { return containsText(t.src, "long long") })
+	return t.facts.longLong.get(func() bool {
+		if !containsText(t.src, "long") {
+			return false
+		}
+		for k := 1; k < len(t.toks); k++ {
+			if t.is(k, "long") && t.is(k-1, "long") {
+				return true
+			}
+		}
+		return false
+	})
 }
 
 // fileNamesHalf reports whether the file names CUDA's half-precision
