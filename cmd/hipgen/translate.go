@@ -557,8 +557,11 @@ func printDiags(e *env, format string, ds []diag.Diagnostic, stdoutBusy bool) er
 	return diag.WriteText(w, ds)
 }
 
-func printTranslateStats(e *env, files, written, skipped int, mapped map[string]int, ds []diag.Diagnostic) {
+func printTranslateStats(e *env, files, written, skipped, leftOut int, mapped map[string]int, ds []diag.Diagnostic) {
 	fmt.Fprintf(e.Stdout, "files: %d translated, %d written, %d skipped as unchanged\n", files-skipped, written, skipped)
+	if leftOut > 0 {
+		fmt.Fprintf(e.Stdout, "C and C++ sources left out (no use of CUDA): %d\n", leftOut)
+	}
 	fams := make([]string, 0, len(mapped))
 	for f := range mapped {
 		fams = append(fams, f)

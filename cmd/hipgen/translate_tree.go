@@ -101,6 +101,7 @@ type treeTranslation struct {
 	doneOnce sync.Once
 	onDone   func(jobs []*translateJob)
 	sorted   []*translateJob // every job, by path, once done is closed
+	leftOut  int             // host sources left out (see addHost), once done is closed
 	// headerMacros answers questions about the macros of project
 	// headers (see headers).
 	headersOnce  sync.Once
@@ -268,9 +269,11 @@ func (t *treeTranslation) finish() {
 	t.doneOnce.Do(func() {
 		t.sorted = make([]*translateJob, 0, len(t.jobs))
 		for _, j := range t.jobs {
-			if !j.dropped {
-				t.sorted = append(t.sorted, j)
+			if j.dropped {
+				t.leftOut++
+				continue
 			}
+			t.sorted = append(t.sorted, j)
 		}
 		sort.Slice(t.sorted, func(a, b int) bool { return t.sorted[a].rel < t.sorted[b].rel })
 		close(t.done)
@@ -754,7 +757,7 @@ func translateTree(e *env, o *translateFlags, tt *treeTranslation, feed func(fou
 		return e.errorf(exitUsage, "translate: %v", err)
 	}
 	if o.stats {
-		printTranslateStats(e, len(jobs), written, skipped, mapped, all)
+		printTranslateStats(e, len(jobs), written, skipped, tt.leftOut, mapped, all)
 	}
 	if o.check {
 		// --check answers one question, whether the outputs are up to
