@@ -837,10 +837,11 @@ func redefinedBuiltin(name, typ string) bool {
 	return false
 }
 
-// hostSource reports whether the file is a C or C++ source (.c, .cpp,
-// .cc, .cxx), which CUDA builds give the host compiler, not nvcc.
-func (t *translator) hostSource() bool {
-	switch path.Ext(t.name) {
+// HostSource reports whether the file name is that of a C or C++ source
+// (.c, .cpp, .cc, .cxx), which CUDA builds give the host compiler, not
+// nvcc.
+func HostSource(name string) bool {
+	switch path.Ext(name) {
 	case ".c", ".cpp", ".cc", ".cxx":
 		return true
 	}
@@ -852,7 +853,7 @@ func (t *translator) applyEntry(k int, e hipmap.Entry) {
 		t.unavailable(k, e)
 		return
 	}
-	if runtimeFamily(e.Family) && !(e.Family == "math" && !e.Renames() && t.hostSource()) {
+	if runtimeFamily(e.Family) && !(e.Family == "math" && !e.Renames() && HostSource(t.name)) {
 		// (A C or C++ source's sqrtf is the C library's: nvcc never
 		// compiles it, so hip_runtime.h has nothing to give it.)
 		t.needRuntime = true

@@ -344,13 +344,6 @@ func projectRel(root, p string) (string, error) {
 // contributes.
 func cudaExts(ext string) bool { return ext == ".cu" || ext == ".cuh" }
 
-// hostExts reports the extensions of the C and C++ sources a directory
-// argument offers: each is translated when it uses CUDA (see
-// treeTranslation.addHost).
-func hostExts(ext string) bool {
-	return ext == ".cpp" || ext == ".cc" || ext == ".cxx" || ext == ".c"
-}
-
 // expandArgs turns file and directory arguments into sorted slash paths
 // relative to the root of fs, as listArgs finds them.
 func expandArgs(fs *projectFS, args []string, outAbs string) ([]string, error) {
@@ -460,9 +453,11 @@ func walkSources(fs *projectFS, abs, outAbs string, inside bool, found, host fun
 				g.Go(func() { walk(p) })
 				continue
 			}
-			ext := filepath.Ext(p)
-			isHost := host != nil && hostExts(ext)
-			if !cudaExts(ext) && !isHost {
+			// A C or C++ source (sources.HostSource) is offered to
+			// host, which translates it when it uses CUDA (see
+			// treeTranslation.addHost).
+			isHost := host != nil && sources.HostSource(d.Name)
+			if !cudaExts(filepath.Ext(p)) && !isHost {
 				continue
 			}
 			if d.IsLink() {

@@ -453,15 +453,15 @@ func (t *treeTranslation) reachesGPU(files []string) bool {
 		defer func() { open = open[:len(open)-1] }()
 		final := true
 		for _, inc := range sources.Includes(src) {
-			_, next := t.resolveIncludes(rel, []string{includeRecord(inc)})
-			if len(next) == 0 {
+			next := t.findInclude(rel, inc)
+			if next == "" {
 				if sources.GPUHeader(inc.Path) {
 					t.gpuReach.Store(rel, true)
 					return true, true
 				}
 				continue
 			}
-			yes, fin := reaches(next[0])
+			yes, fin := reaches(next)
 			if yes {
 				t.gpuReach.Store(rel, true)
 				return true, true
@@ -514,16 +514,24 @@ func (t *treeTranslation) resolveIncludes(rel string, incs []string) (local, fou
 			continue
 		}
 		seen[inc.Path] = true
-		for _, c := range sources.IncludeCandidates(rel, inc, t.includeDirs) {
-			if t.fs.exists(c) {
-				local = append(local, inc.Path)
-				found = append(found, c)
-				break
-			}
+		if c := t.findInclude(rel, inc); c != "" {
+			local = append(local, inc.Path)
+			found = append(found, c)
 		}
 	}
 	sort.Strings(local)
 	return local, found
+}
+
+// findInclude returns the project file that the include inc of rel
+// names (next to rel, then in the include directories), or "".
+func (t *treeTranslation) findInclude(rel string, inc sources.Include) string {
+	for _, c := range sources.IncludeCandidates(rel, inc, t.includeDirs) {
+		if t.fs.exists(c) {
+			return c
+		}
+	}
+	return ""
 }
 
 // headers returns what answers the translations' questions about the
