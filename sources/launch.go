@@ -52,9 +52,10 @@ func (t *translator) launch(k int) int {
 	}
 	closeArgs := t.matching(closeCfg + 1)
 	kstart := t.kernelStart(k - 1)
-	if kstart >= 0 && bytes.Contains(t.src[t.tok(k-1).End:t.tok(k).Start], []byte(removedIncludeMark)) {
-		// An #include between the name and <<<, which stops kernelStart,
-		// that a run before removed: the same answer as then.
+	if kstart >= 0 && bytes.Contains(t.src[t.tok(kstart).End:t.tok(k).Start], []byte(removedIncludeMark)) {
+		// An #include within the kernel name or between it and <<<
+		// ("A\n#include <x>\n<T><<<"), which stops kernelStart, that a
+		// run before removed: the same answer as then.
 		kstart = -1
 	}
 	if closeArgs < 0 || kstart < 0 {
