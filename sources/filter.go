@@ -136,8 +136,8 @@ func putCode(c lex.Code) {
 // release returns the translator's buffers to the pools; t must not be
 // used afterwards.
 func (t *translator) release() {
-	putCode(lex.Code{Tokens: t.toks[:0], Comments: t.comments[:0], Scopes: t.scopes[:0], Brackets: t.br})
-	t.toks, t.comments, t.scopes, t.br = nil, nil, nil, lex.Brackets{}
+	putCode(lex.Code{Tokens: t.toks[:0], Comments: t.comments[:0], Scopes: t.scopes[:0], Idents: t.idents, Brackets: t.br})
+	t.toks, t.comments, t.scopes, t.br, t.idents = nil, nil, nil, lex.Brackets{}, nil
 	clear(t.edits) // their texts may be large
 	edits := t.edits
 	editPool.Put(&edits)

@@ -228,13 +228,10 @@ func (t *translator) half2Names() map[string]bool {
 		// dependent type may be half2 too.
 		var at []int
 		generic := false
-		for _, name := range [...]string{"half2", "__half2"} {
-			t.eachUse([]byte(name), func(i int) bool {
-				at = append(at, i)
-				generic = generic || t.isByte(i-1, '<') || t.isByte(i-1, ',') || t.isByte(i-1, '=')
-				return true
-			})
-		}
+		t.eachHalf2(func(i int) {
+			at = append(at, i)
+			generic = generic || t.isByte(i-1, '<') || t.isByte(i-1, ',') || t.isByte(i-1, '=')
+		})
 		if !generic {
 			for _, i := range at {
 				t.half2Declarators(i, &f.half2, &f.half2Funcs)
@@ -292,6 +289,26 @@ func (t *translator) half2Names() map[string]bool {
 		t.half2Autos(&f.half2)
 	})
 	return f.half2
+}
+
+// eachHalf2 calls f with the position of each identifier half2 or
+// __half2, in order: one search for the bytes "half2" finds both.
+func (t *translator) eachHalf2(f func(j int)) {
+	if !t.mayName("half2") && !t.mayName("__half2") {
+		return
+	}
+	for off := 0; ; off += len("half2") {
+		if off = indexText(t.src, "half2", off); off < 0 {
+			return
+		}
+		start := off
+		if off >= 2 && t.src[off-1] == '_' && t.src[off-2] == '_' {
+			start = off - 2
+		}
+		if j := t.tokenAt(start); j >= 0 && t.toks[j].Kind == lex.Ident && int(t.toks[j].End) == off+len("half2") {
+			f(j)
+		}
+	}
 }
 
 // half2Autos adds to *names, in a file that names half2 or __half2, the

@@ -1,6 +1,8 @@
 package sources
 
 import (
+	"slices"
+
 	"github.com/hipgen/hipgen/diag"
 	"github.com/hipgen/hipgen/sources/lex"
 )
@@ -38,8 +40,7 @@ var handleArithmeticOps = map[string]bool{"+": true, "-": true, "&": true, "|": 
 // handleArithmetic reports, once per variable, integer arithmetic on a
 // variable the file declares with one of integerHandles' types.
 func (t *translator) handleArithmetic() {
-	if !containsText(t.src, "CUdeviceptr") && !containsText(t.src, "Object_t") &&
-		!containsText(t.src, "CUtexObject") && !containsText(t.src, "CUsurfObject") {
+	if !slices.ContainsFunc(integerHandleTypes, t.mayName) {
 		return
 	}
 	vars := map[string]string{} // name -> its CUDA type

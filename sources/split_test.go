@@ -149,7 +149,7 @@ func TestSplitWalkCarriedState(t *testing.T) {
 func TestForkCopiesEveryField(t *testing.T) {
 	known := map[string]string{
 		"name": "shared", "src": "shared", "opts": "shared", "tbl": "shared", "ver": "shared",
-		"toks": "shared", "comments": "shared", "scopes": "shared", "br": "shared", "filters": "shared",
+		"toks": "shared", "comments": "shared", "scopes": "shared", "br": "shared", "idents": "shared", "filters": "shared",
 		"insertAt": "shared", "oldMarker": "shared", "helperRegion": "shared", "polyfillRegion": "shared", "maybeWGMMA": "shared",
 		"replay":      "nil but on the copies fileMacros replays with, which walk nothing",
 		"lineInserts": "assemble only", "bom": "assemble only",

@@ -73,6 +73,7 @@ type translator struct {
 	coalescedNoted  bool                // and the coalesced-group hazard
 	nsScopes        []nsScope           // namespace aliases and using-directives, see qualified.go
 	br              lex.Brackets        // the brackets of toks paired, see matching and openAround
+	idents          *lex.Idents         // every identifier of the file (see mayName)
 	maybeWGMMA      bool                // the bytes "wgmma" occur in the file
 	facts           *fileFacts          // answers about the whole file, found on first need
 	names           *nameTables
@@ -82,7 +83,7 @@ type translator struct {
 // newTranslator takes over code, the tokens of src in pool buffers.
 func newTranslator(name string, src []byte, code lex.Code, opts Options) *translator {
 	t := newWalker(name, src, opts)
-	t.toks, t.comments, t.scopes, t.br = code.Tokens, code.Comments, code.Scopes, code.Brackets
+	t.toks, t.comments, t.scopes, t.br, t.idents = code.Tokens, code.Comments, code.Scopes, code.Brackets, code.Idents
 	if t.filters != &generatedFilters {
 		lex.Mark(src, t.toks, &t.filters.any.bits) // scan marked them for the default table
 	}
@@ -415,10 +416,19 @@ func (t *translator) span(first, last int) string {
 // offset off, or -1.
 func (t *translator) tokenAt(off int) int { return startingAt(t.toks, off) }
 
+// mayName reports whether the file may have the identifier name in its
+// code: false means that it does not.
+func (t *translator) mayName(name string) bool {
+	return t.idents == nil || t.idents.MayContain(name)
+}
+
 // eachUse calls f with the position of each token that is the identifier
 // name, in order, while f returns true.
 func (t *translator) eachUse(name []byte, f func(j int) bool) {
 	needle := string(name)
+	if !t.mayName(needle) {
+		return
+	}
 	for off := 0; ; {
 		off = indexText(t.src, needle, off)
 		if off < 0 {

@@ -11,6 +11,7 @@ package lex
 import (
 	"bytes"
 	"strings"
+	"sync"
 
 	"github.com/hipgen/hipgen/internal/assist"
 )
@@ -49,7 +50,7 @@ type Token struct {
 
 // NameHash is a cheap 16-bit hash of an identifier (its length and three
 // of its bytes), the index of its bit in a Names set.
-func NameHash(b []byte) uint32 {
+func NameHash[T string | []byte](b T) uint32 {
 	n := len(b)
 	if n == 0 {
 		return 0
@@ -65,7 +66,7 @@ type Names [1 << 16 / 64]uint64
 
 // Add adds the identifier s.
 func (n *Names) Add(s string) {
-	h := NameHash([]byte(s))
+	h := NameHash(s)
 	n[h/64] |= 1 << (h % 64)
 }
 
@@ -74,6 +75,41 @@ func (n *Names) MayContain(b []byte) bool {
 	h := NameHash(b)
 	return n[h/64]&(1<<(h%64)) != 0
 }
+
+// Idents is a smaller set of the same kind, over the low 14 bits of
+// NameHash: every identifier of one source (Code.Idents), where a name
+// it does not contain occurs nowhere in the code. At 2 KB it is a
+// quarter of a Names, for the same reason Scan's buffers are reused:
+// fresh memory costs a page fault.
+type Idents [1 << 14 / 64]uint64
+
+// add adds the identifier of hash h.
+func (n *Idents) add(h uint32) { n[h/64%uint32(len(n))] |= 1 << (h % 64) }
+
+// MayContain reports whether the identifier s may have been added.
+func (n *Idents) MayContain(s string) bool {
+	h := NameHash(s)
+	return n[h/64%uint32(len(n))]&(1<<(h%64)) != 0
+}
+
+// union adds the identifiers of o to n.
+func (n *Idents) union(o *Idents) {
+	for i := range n {
+		n[i] |= o[i]
+	}
+}
+
+// emptyIdents returns n cleared, or a new empty set where n is nil.
+func emptyIdents(n *Idents) *Idents {
+	if n == nil {
+		return new(Idents)
+	}
+	clear(n[:])
+	return n
+}
+
+// identsPool holds the sets of ScanParallel's chunks after the first.
+var identsPool = sync.Pool{New: func() any { return new(Idents) }}
 
 // Mark sets Known on the identifiers among toks, tokens of src, that names
 // may contain, and clears it on the others (for tokens lexed with other
@@ -126,6 +162,9 @@ type Code struct {
 	// '#' of each #if, #ifdef, #ifndef, #elif, #else, #endif and #define,
 	// and each namespace and using keyword.
 	Scopes []int32
+	// Idents holds every identifier of the source (so a name it may not
+	// contain occurs nowhere in the code, outside comments and literals).
+	Idents *Idents
 	Brackets
 }
 
@@ -362,10 +401,10 @@ func (m *matcher) done() Brackets { return m.Brackets }
 // contents are discarded) to save allocations across calls. Identifiers
 // that names may contain are marked Known (names may be nil).
 func Scan(src []byte, buf Code, names *Names) Code {
-	l := lexer{src: src, toks: buf.Tokens[:cap(buf.Tokens)], comments: buf.Comments[:0], includes: buf.Includes[:0], scopes: buf.Scopes[:0], lineStart: true, split: true, match: true, limit: len(src), names: names}
+	l := lexer{src: src, toks: buf.Tokens[:cap(buf.Tokens)], comments: buf.Comments[:0], includes: buf.Includes[:0], scopes: buf.Scopes[:0], lineStart: true, split: true, match: true, limit: len(src), names: names, idents: emptyIdents(buf.Idents)}
 	l.m.reset(buf.Brackets, len(l.toks))
 	l.run()
-	return Code{Tokens: l.toks[:l.n], Comments: l.comments, Includes: l.includes, Scopes: l.scopes, Brackets: l.m.done()}
+	return Code{Tokens: l.toks[:l.n], Comments: l.comments, Includes: l.includes, Scopes: l.scopes, Idents: l.idents, Brackets: l.m.done()}
 }
 
 // ScanParallel is Scan on up to parts goroutines, for a long src: the
@@ -424,9 +463,10 @@ func ScanParallel(src []byte, buf Code, names *Names, parts int) Code {
 		*l = lexer{src: src, lineStart: true, split: true, pos: cuts[k], limit: cuts[k+1], names: names,
 			toks: all[start[k]:start[k+1]:start[k+1]]}
 		if k == 0 {
-			l.comments, l.includes, l.scopes = buf.Comments[:0], buf.Includes[:0], buf.Scopes[:0]
+			l.comments, l.includes, l.scopes, l.idents = buf.Comments[:0], buf.Includes[:0], buf.Scopes[:0], emptyIdents(buf.Idents)
 			continue
 		}
+		l.idents = emptyIdents(identsPool.Get().(*Idents))
 		g.Go(func() {
 			l.run()
 			touch(closers[start[k]:start[k+1]])
@@ -443,7 +483,10 @@ func ScanParallel(src []byte, buf Code, names *Names, parts int) Code {
 	// not yet moved, they are joined in a new buffer.
 	for k := 1; k < m; k++ {
 		if ls[k-1].pos != cuts[k] || ls[k-1].launchOpen {
-			buf.Tokens = all
+			for _, l := range ls[1:] {
+				identsPool.Put(l.idents)
+			}
+			buf.Tokens, buf.Idents = all, ls[0].idents
 			return Scan(src, buf, names)
 		}
 	}
@@ -469,7 +512,11 @@ func ScanParallel(src []byte, buf Code, names *Names, parts int) Code {
 		}
 		n += l.n
 	}
-	c := Code{Tokens: dst[:n], Comments: ls[0].comments, Includes: ls[0].includes, Scopes: ls[0].scopes}
+	for k := 1; k < m; k++ {
+		ls[0].idents.union(ls[k].idents)
+		identsPool.Put(ls[k].idents)
+	}
+	c := Code{Tokens: dst[:n], Comments: ls[0].comments, Includes: ls[0].includes, Scopes: ls[0].scopes, Idents: ls[0].idents}
 	c.Brackets = Match(src, c.Tokens, brackets)
 	return c
 }
@@ -506,7 +553,8 @@ type lexer struct {
 	// pos is where lexing starts, and resumes; run stops at the first
 	// token boundary at or after limit.
 	pos, limit int
-	names      *Names // marks Known identifiers (Scan)
+	names      *Names  // marks Known identifiers (Scan)
+	idents     *Idents // gets every identifier (Scan)
 	// launchOpen is set from a kernel launch's <<< to its >>>: only
 	// there is ">> >" a launch's closing bracket (see launchBracketEnd).
 	launchOpen bool
@@ -925,7 +973,11 @@ func (l *lexer) identOrLiteral(start int) int {
 		}
 	}
 	l.emit(Ident, start, i)
-	if l.names != nil && l.names.MayContain(src[start:i]) {
+	h := NameHash(src[start:i])
+	if l.idents != nil {
+		l.idents.add(h)
+	}
+	if l.names != nil && l.names[h/64]&(1<<(h%64)) != 0 {
 		l.toks[l.n-1].Known = true
 	}
 	if n := i - start; (n == 5 || n == 9) && l.split {

@@ -406,10 +406,13 @@ func checkScanParallel(t *testing.T, src string) {
 	if w := FindScopes([]byte(src), want.Tokens, nil); !slices.Equal(want.Scopes, w) {
 		t.Fatalf("%q: Scopes = %v, the tokens say %v", src, want.Scopes, w)
 	}
+	if w := identsOf([]byte(src), want.Tokens); *want.Idents != *w {
+		t.Fatalf("%q: Idents differ from the identifiers among the tokens", src)
+	}
 	for parts := 2; parts <= 5; parts++ {
 		got := ScanParallel([]byte(src), Code{}, testNames, parts)
-		if !slices.Equal(got.Tokens, want.Tokens) || !slices.Equal(got.Comments, want.Comments) || !slices.Equal(got.Includes, want.Includes) || !slices.Equal(got.Scopes, want.Scopes) {
-			t.Fatalf("%q in %d parts: tokens, comments, includes or scopes differ from Scan", src, parts)
+		if !slices.Equal(got.Tokens, want.Tokens) || !slices.Equal(got.Comments, want.Comments) || !slices.Equal(got.Includes, want.Includes) || !slices.Equal(got.Scopes, want.Scopes) || *got.Idents != *want.Idents {
+			t.Fatalf("%q in %d parts: tokens, comments, includes, scopes or identifiers differ from Scan", src, parts)
 		}
 		for j, tk := range want.Tokens {
 			if tk.Kind == Punct && tk.End-tk.Start == 1 && strings.IndexByte("([{", src[tk.Start]) >= 0 && got.Close[j] != want.Close[j] {
@@ -419,6 +422,37 @@ func checkScanParallel(t *testing.T, src string) {
 		if !slices.Equal(got.Braces, want.Braces) || !slices.Equal(got.BraceUp, want.BraceUp) || !slices.Equal(got.BraceAfter, want.BraceAfter) {
 			t.Fatalf("%q in %d parts: braces differ from Scan", src, parts)
 		}
+	}
+}
+
+// identsOf returns the set of the identifiers among toks, tokens of src.
+func identsOf(src []byte, toks []Token) *Idents {
+	n := new(Idents)
+	for _, tk := range toks {
+		if tk.Kind == Ident {
+			n.add(NameHash(src[tk.Start:tk.End]))
+		}
+	}
+	return n
+}
+
+// TestScanIdents checks that Code.Idents may contain each identifier of
+// the code, and that a buffer reused from another scan keeps none of its.
+func TestScanIdents(t *testing.T) {
+	src := []byte("__global__ void k(int* p) { cudaMalloc(&p, 4); /* hidden */ \"str\"; }\n#define M(x) x\n")
+	c := Scan(src, Code{}, nil)
+	for _, w := range []string{"__global__", "k", "cudaMalloc", "p", "M", "x", "define"} {
+		if !c.Idents.MayContain(w) {
+			t.Errorf("Idents lacks %s", w)
+		}
+	}
+	for _, w := range []string{"hidden", "str", "CUdeviceptr", "half2"} {
+		if c.Idents.MayContain(w) {
+			t.Errorf("Idents has %s, which is no identifier of the code", w)
+		}
+	}
+	if d := Scan([]byte("int a;"), c, nil); d.Idents.MayContain("cudaMalloc") {
+		t.Error("a reused buffer kept the identifiers of its last scan")
 	}
 }
 
