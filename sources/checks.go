@@ -615,40 +615,117 @@ var ptxPlainWords = map[string]bool{"trap": true, "exit": true, "ret": true, "br
 // fldcw and rdtsc, Arm's dmb ish, PowerPC's mffs): whether it is depends
 // on where it is (see inlineAsm); anything else counts as PTX.
 func asmKind(template []byte) asmLanguage {
+	if bytes.Contains(template, []byte("\\\n")) || !isASCII(template) {
+		return asmKindOf(template)
+	}
+	// One pass over the template, as asmKindOf splits it: statements end
+	// at newlines (written \n or not), semicolons and braces, words at
+	// ASCII white space (\t written or not); of a statement, only its
+	// first two words count.
+	var a asmWords
+	var words [2][]byte
+	nw, ws := 0, -1 // words of the statement so far; where the current word began
+	for i := 0; i <= len(template); i++ {
+		c, sep := byte(0), true // the end of the template ends a statement
+		if i < len(template) {
+			c, sep = template[i], false
+		}
+		space := false
+		switch c {
+		case '\\':
+			if i+1 < len(template) && template[i+1] == 'n' {
+				sep = true
+			} else if i+1 < len(template) && template[i+1] == 't' {
+				space = true
+			}
+		case '\n', ';', '{', '}':
+			sep = true
+		case ' ', '\t', '\v', '\f', '\r':
+			space = true
+		}
+		if !sep && !space {
+			if ws < 0 {
+				ws = i
+			}
+			continue
+		}
+		if ws >= 0 {
+			if nw < len(words) {
+				words[nw] = template[ws:i]
+			}
+			nw, ws = nw+1, -1
+		}
+		if sep {
+			a.statement(words[:min(nw, len(words))])
+			nw = 0
+		}
+		if c == '\\' {
+			i++ // the escape's letter
+		}
+	}
+	return a.kind()
+}
+
+// isASCII reports whether b has only ASCII bytes.
+func isASCII(b []byte) bool {
+	for _, c := range b {
+		if c >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+// asmWords gathers what the statements of an asm template begin with.
+type asmWords struct{ amd, other, ptx bool }
+
+// statement takes the first words of one statement (at most two).
+func (a *asmWords) statement(words [][]byte) {
+	if len(words) == 0 {
+		return
+	}
+	w := words[0]
+	if w[0] == '@' && len(words) > 1 { // a PTX predicate: @p bra
+		w = words[1]
+	}
+	switch {
+	case w[len(w)-1] == ':' || !(w[0] >= 'a' && w[0] <= 'z' || w[0] >= 'A' && w[0] <= 'Z'):
+		// A label, a directive (.reg), a comment or an operand.
+	case bytes.IndexByte(w, '.') >= 0 || ptxPlainWords[string(w)]:
+		a.other, a.ptx = true, true
+	case amdMnemonic(w):
+		a.amd = true
+	default:
+		a.other = true
+	}
+}
+
+// kind is the language of the statements taken.
+func (a *asmWords) kind() asmLanguage {
+	switch {
+	case a.amd && !a.other:
+		return asmAMD
+	case !a.amd && !a.other:
+		return asmEmpty
+	case !a.amd && !a.ptx:
+		return asmCPU
+	}
+	return asmPTX
+}
+
+// asmKindOf is asmKind by replacing the escapes and splitting the text,
+// for any template (a line continuation, bytes outside ASCII).
+func asmKindOf(template []byte) asmLanguage {
 	// Statements end at newlines (written \n) and semicolons; a line
 	// continuation inside the literal joins its lines.
 	text := bytes.ReplaceAll(template, []byte("\\\n"), nil)
 	text = bytes.ReplaceAll(bytes.ReplaceAll(text, []byte(`\n`), []byte("\n")), []byte(`\t`), []byte(" "))
-	amd, other, ptx := false, false, false
+	var a asmWords
 	for _, stmt := range bytes.FieldsFunc(text, func(r rune) bool { return r == '\n' || r == ';' || r == '{' || r == '}' }) {
 		words := bytes.Fields(stmt)
-		if len(words) == 0 {
-			continue
-		}
-		w := words[0]
-		if w[0] == '@' && len(words) > 1 { // a PTX predicate: @p bra
-			w = words[1]
-		}
-		switch {
-		case w[len(w)-1] == ':' || !(w[0] >= 'a' && w[0] <= 'z' || w[0] >= 'A' && w[0] <= 'Z'):
-			// A label, a directive (.reg), a comment or an operand.
-		case bytes.IndexByte(w, '.') >= 0 || ptxPlainWords[string(w)]:
-			other, ptx = true, true
-		case amdMnemonic(w):
-			amd = true
-		default:
-			other = true
-		}
+		a.statement(words[:min(len(words), 2)])
 	}
-	switch {
-	case amd && !other:
-		return asmAMD
-	case !amd && !other:
-		return asmEmpty
-	case !amd && !ptx:
-		return asmCPU
-	}
-	return asmPTX
+	return a.kind()
 }
 
 // amdMnemonic reports whether w begins as AMDGCN instructions do.

@@ -51,3 +51,17 @@ func TestCallFixesNameTableEntries(t *testing.T) {
 		}
 	}
 }
+
+// FuzzAsmKind wants asmKind's one pass over an asm template to tell the
+// language that asmKindOf, which replaces the escapes and splits the text,
+// tells.
+func FuzzAsmKind(f *testing.F) {
+	for _, s := range []string{"mov.u32 %0, %1;", `v_add_f32 %0, %1, %2\n\ts_nop 0`, `@p bra L1;\n`, "rdtsc", "", `{\n.reg .pred p;\n}`, "dmb ish", `a\\n b`, `x\\tb\n@`, `\\`, "trap;", "mov.u32 %0,\\\n %1;", "v_nop\u00a0x"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if got, want := asmKind(b), asmKindOf(b); got != want {
+			t.Fatalf("asmKind(%q) = %v, asmKindOf says %v", b, got, want)
+		}
+	})
+}
