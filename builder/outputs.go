@@ -172,6 +172,45 @@ func (t *Tree) WriteStamp(rel string, data []byte) (changed bool, stamp sysfile.
 	return changed, sysfile.StampOf(&st), nil
 }
 
+// ErrEdited is returned by Tree.Remove for a generated file that no longer
+// holds what was generated.
+var ErrEdited = errors.New("file was changed since hipgen wrote it")
+
+// Remove removes the generated file at the slash path rel under the tree's
+// root, and then each directory above it that this leaves empty, up to the
+// root. generated tells whether data is what was written there (a hash
+// the caller recorded); a file it denies, or without the generated
+// marker, is kept and reported with ErrEdited or ErrNotGenerated. It
+// reports whether the file was there to remove.
+func (t *Tree) Remove(rel string, generated func(data []byte) bool) (removed bool, err error) {
+	clean := filepath.Clean(filepath.FromSlash(rel))
+	if rel == "" || filepath.IsAbs(clean) || clean == "." || clean == ".." || strings.HasPrefix(clean, ".."+string(filepath.Separator)) || !t.inside.Inside(filepath.Dir(clean)) {
+		return false, fmt.Errorf("%s: %w", rel, ErrOutsideRoot)
+	}
+	path := filepath.Join(t.root, clean)
+	data, _, err := sysfile.Read(path, true, nil) // a link is never followed, nor removed
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return false, nil
+	case err != nil:
+		return false, err
+	case !HasGeneratedMarker(data):
+		return false, fmt.Errorf("%s: %w", rel, ErrNotGenerated)
+	case !generated(data):
+		return false, fmt.Errorf("%s: %w", rel, ErrEdited)
+	}
+	if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return false, err
+	}
+	for dir := filepath.Dir(clean); dir != "."; dir = filepath.Dir(dir) {
+		if os.Remove(filepath.Join(t.root, dir)) != nil {
+			break // not empty (or not ours to remove)
+		}
+		t.dirs.Delete(dir)
+	}
+	return true, nil
+}
+
 // mkdir creates the directory dir (relative, clean) and its parents once
 // each, refusing one that leads outside the root. It reports whether this
 // Tree made dir (rather than finding it).

@@ -69,6 +69,10 @@ given with -I.
 Translation is incremental: a file whose input, options and mapping table
 are unchanged since the last run is skipped (its diagnostics are replayed
 from the state file in the output tree). Only changed outputs are written.
+The output of a recorded source that is gone (deleted or renamed), or of a
+C or C++ source that no longer needs translating, is removed, with the
+directories that this empties (each is named; one edited since hipgen wrote
+it is kept, with a word).
 
 Code under #ifdef or defined() of a macro that the project headers a file
 includes define only for NVIDIA GPUs (in blocks hipcc never compiles, such

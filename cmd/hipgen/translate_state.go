@@ -146,19 +146,19 @@ type stateEntry struct {
 // sources that no longer exist are dropped.
 // updates holds this run's states, sorted by path; the state is encoded
 // into buf's storage when it has room.
-func updateTranslateState(tree *builder.Tree, root, outAbs string, loaded translateState, updates []stateEntry, buf []byte) error {
+func updateTranslateState(tree *builder.Tree, root, outAbs string, loaded translateState, updates []stateEntry, dropped map[string]bool, buf []byte) ([]retiredOutput, error) {
 	if err := os.MkdirAll(outAbs, 0o755); err != nil {
-		return err
+		return nil, err
 	}
 	// A plain descriptor: the os package would register it with the
 	// poller first, which costs system calls.
 	dir, err := syscall.Open(outAbs, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0)
 	if err != nil {
-		return &os.PathError{Op: "open", Path: outAbs, Err: err}
+		return nil, &os.PathError{Op: "open", Path: outAbs, Err: err}
 	}
 	defer syscall.Close(dir)
 	if err := syscall.Flock(dir, syscall.LOCK_EX); err != nil {
-		return fmt.Errorf("locking %s: %w", outAbs, err)
+		return nil, fmt.Errorf("locking %s: %w", outAbs, err)
 	}
 	defer syscall.Flock(dir, syscall.LOCK_UN)
 	s := loaded
@@ -166,15 +166,24 @@ func updateTranslateState(tree *builder.Tree, root, outAbs string, loaded transl
 		s = loadTranslateState(outAbs) // another run wrote it meanwhile
 	}
 	// The recorded files and this run's, merged in path order: a
-	// recorded file this run did not see is kept while its source exists.
+	// recorded file this run did not see is kept while its source exists
+	// and still needs translating (dropped lists those this run found
+	// need none); the output of any other is removed, unless it was
+	// edited since.
 	old := slices.Sorted(maps.Keys(s.Files))
 	entries := make([]stateEntry, 0, len(old)+len(updates))
 	changed := false
+	var retired []retiredOutput
 	i := 0
 	keepOld := func(until string) {
 		for ; i < len(old) && (until == "" || old[i] < until); i++ {
-			if !fileExists(filepath.Join(root, filepath.FromSlash(old[i]))) {
+			if dropped[old[i]] || !fileExists(filepath.Join(root, filepath.FromSlash(old[i]))) {
 				changed = true
+				f := s.Files[old[i]]
+				removed, err := tree.Remove(sources.OutputPath(old[i]), func(data []byte) bool { return hashBytes(data) == f.OutHash })
+				if removed || err != nil {
+					retired = append(retired, retiredOutput{src: old[i], err: err})
+				}
 				continue
 			}
 			f := s.Files[old[i]]
@@ -193,10 +202,17 @@ func updateTranslateState(tree *builder.Tree, root, outAbs string, loaded transl
 	}
 	keepOld("")
 	if !changed && s.read != (sysfile.Stamp{}) {
-		return nil
+		return nil, nil
 	}
 	_, err = tree.Write(translateStateFile, encodeEntries(entries, buf))
-	return err
+	return retired, err
+}
+
+// retiredOutput is the output of a recorded source that is gone, or that
+// no longer needs translating: removed, or kept for err.
+type retiredOutput struct {
+	src string // the source's slash path
+	err error
 }
 
 // encodeState writes the state file of files; the tree writes it like the

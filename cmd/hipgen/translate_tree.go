@@ -6,6 +6,7 @@ import (
 	"container/heap"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -102,6 +103,7 @@ type treeTranslation struct {
 	onDone   func(jobs []*translateJob)
 	sorted   []*translateJob // every job, by path, once done is closed
 	leftOut  int             // host sources left out (see addHost), once done is closed
+	dropped  map[string]bool // their paths, once done is closed
 	// headerMacros answers questions about the macros of project
 	// headers (see headers).
 	headersOnce  sync.Once
@@ -271,6 +273,10 @@ func (t *treeTranslation) finish() {
 		for _, j := range t.jobs {
 			if j.dropped {
 				t.leftOut++
+				if t.dropped == nil {
+					t.dropped = map[string]bool{}
+				}
+				t.dropped[j.rel] = true
 				continue
 			}
 			t.sorted = append(t.sorted, j)
@@ -677,6 +683,7 @@ func translateTree(e *env, o *translateFlags, tt *treeTranslation, feed func(fou
 	// diagnostics are printed here; nothing is saved unless every file
 	// asked for was found and read.
 	var saveErr error
+	var retired []retiredOutput
 	tt.onDone = func(jobs []*translateJob) {
 		if o.check || tt.listErr != nil || len(jobs) == 0 {
 			return
@@ -691,7 +698,7 @@ func translateTree(e *env, o *translateFlags, tt *treeTranslation, feed func(fou
 			updates[i] = stateEntry{path: j.rel, state: &j.state, record: j.record}
 		}
 		<-tt.ready
-		saveErr = updateTranslateState(tt.tree, root, outAbs, tt.state, updates, tt.spareBuffer(stateSize)) // start made the tree
+		retired, saveErr = updateTranslateState(tt.tree, root, outAbs, tt.state, updates, tt.dropped, tt.spareBuffer(stateSize)) // start made the tree
 	}
 	defer tt.workers.Wait() // the state is saved
 	tt.start(o.jobs)
@@ -761,6 +768,25 @@ func translateTree(e *env, o *translateFlags, tt *treeTranslation, feed func(fou
 		printErr = printDiags(e, o.format, all, false)
 	}
 	tt.workers.Wait()
+	for _, r := range retired {
+		out := filepath.ToSlash(filepath.Join(filepath.Base(outAbs), sources.OutputPath(r.src)))
+		why := "its source " + r.src + " is gone"
+		if tt.dropped[r.src] {
+			why = r.src + " no longer needs translating (nothing of CUDA in it or in what it includes)"
+		}
+		if r.err != nil {
+			reason := r.err.Error()
+			switch {
+			case errors.Is(r.err, builder.ErrEdited):
+				reason = "it was changed since hipgen wrote it"
+			case errors.Is(r.err, builder.ErrNotGenerated):
+				reason = "it lacks hipgen's generated-file marker"
+			}
+			fmt.Fprintf(e.Stderr, "hipgen: translate: kept %s, although %s: %s\n", out, why, reason)
+		} else {
+			fmt.Fprintf(e.Stderr, "hipgen: translate: removed %s: %s\n", out, why)
+		}
+	}
 	if err := cmp.Or(printErr, saveErr); err != nil {
 		return e.errorf(exitUsage, "translate: %v", err)
 	}
@@ -770,6 +796,19 @@ func translateTree(e *env, o *translateFlags, tt *treeTranslation, feed func(fou
 	if o.check {
 		// --check answers one question, whether the outputs are up to
 		// date: known error diagnostics are printed but do not fail it.
+		// An output recorded for a source that is gone, or that no longer
+		// needs translating, is stale too: a run would remove it.
+		<-tt.ready
+		seen := make(map[string]bool, len(jobs))
+		for _, j := range jobs {
+			seen[j.rel] = true
+		}
+		for _, rel := range slices.Sorted(maps.Keys(tt.state.Files)) {
+			if !seen[rel] && (tt.dropped[rel] || !fileExists(filepath.Join(root, filepath.FromSlash(rel)))) &&
+				fileExists(filepath.Join(outAbs, filepath.FromSlash(sources.OutputPath(rel)))) {
+				stale = append(stale, sources.OutputPath(rel))
+			}
+		}
 		for _, s := range stale {
 			fmt.Fprintf(e.Stderr, "hipgen: stale: %s\n", filepath.ToSlash(filepath.Join(filepath.Base(outAbs), s)))
 		}
