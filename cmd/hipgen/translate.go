@@ -69,6 +69,9 @@ given with -I.
 Translation is incremental: a file whose input, options and mapping table
 are unchanged since the last run is skipped (its diagnostics are replayed
 from the state file in the output tree). Only changed outputs are written.
+A C or C++ source that a directory offers and that needs no translation is
+recorded as such, and translated again only when it, what it includes or
+the files that include it change.
 The output of a recorded source that is gone (deleted or renamed), or of a
 C or C++ source that no longer needs translating, is removed, with the
 directories that this empties (each is named; one edited since hipgen wrote
@@ -556,10 +559,10 @@ func printDiags(e *env, format string, ds []diag.Diagnostic, stdoutBusy bool) er
 	return diag.WriteText(w, ds)
 }
 
-func printTranslateStats(e *env, files, written, skipped, leftOut int, mapped map[string]int, ds []diag.Diagnostic) {
+func printTranslateStats(e *env, files, written, skipped, leftOut, leftOutKnown int, mapped map[string]int, ds []diag.Diagnostic) {
 	fmt.Fprintf(e.Stdout, "files: %d translated, %d written, %d skipped as unchanged\n", files-skipped, written, skipped)
 	if leftOut > 0 {
-		fmt.Fprintf(e.Stdout, "C and C++ sources left out (no use of CUDA): %d\n", leftOut)
+		fmt.Fprintf(e.Stdout, "C and C++ sources left out (no use of CUDA): %d, of which %d unchanged since the last run\n", leftOut, leftOutKnown)
 	}
 	fams := make([]string, 0, len(mapped))
 	for f := range mapped {

@@ -58,6 +58,11 @@ type fileState struct {
 	Diags  []diag.Diagnostic
 }
 
+// setAside reports whether f records a C or C++ source that a directory
+// offered and that needed no translation: nothing was written for it, and
+// it has no output hash.
+func (f fileState) setAside() bool { return f.OutHash == "" }
+
 func (f fileState) equal(g fileState) bool {
 	return f.Key == g.Key && f.OutHash == g.OutHash && f.OutStat == g.OutStat && f.SrcSize == g.SrcSize &&
 		slices.Equal(f.Includes, g.Includes) && slices.Equal(f.Local, g.Local) &&
@@ -146,7 +151,7 @@ type stateEntry struct {
 // sources that no longer exist are dropped.
 // updates holds this run's states, sorted by path; the state is encoded
 // into buf's storage when it has room.
-func updateTranslateState(tree *builder.Tree, root, outAbs string, loaded translateState, updates []stateEntry, dropped map[string]bool, buf []byte) ([]retiredOutput, error) {
+func updateTranslateState(tree *builder.Tree, root, outAbs string, loaded translateState, updates []stateEntry, buf []byte) ([]retiredOutput, error) {
 	if err := os.MkdirAll(outAbs, 0o755); err != nil {
 		return nil, err
 	}
@@ -166,27 +171,32 @@ func updateTranslateState(tree *builder.Tree, root, outAbs string, loaded transl
 		s = loadTranslateState(outAbs) // another run wrote it meanwhile
 	}
 	// The recorded files and this run's, merged in path order: a
-	// recorded file this run did not see is kept while its source exists
-	// and still needs translating (dropped lists those this run found
-	// need none); the output of any other is removed, unless it was
-	// edited since.
+	// recorded file this run did not see is kept while its source exists.
+	// The output recorded for a source that is gone, or that this run set
+	// aside as needing no translation, is removed, unless it was edited
+	// since.
 	old := slices.Sorted(maps.Keys(s.Files))
 	entries := make([]stateEntry, 0, len(old)+len(updates))
 	changed := false
 	var retired []retiredOutput
+	retire := func(rel string, f fileState, gone bool) {
+		if f.setAside() {
+			return // nothing was written for it
+		}
+		removed, err := tree.Remove(sources.OutputPath(rel), func(data []byte) bool { return hashBytes(data) == f.OutHash })
+		if removed || err != nil {
+			retired = append(retired, retiredOutput{src: rel, gone: gone, err: err})
+		}
+	}
 	i := 0
 	keepOld := func(until string) {
 		for ; i < len(old) && (until == "" || old[i] < until); i++ {
-			if dropped[old[i]] || !fileExists(filepath.Join(root, filepath.FromSlash(old[i]))) {
+			f := s.Files[old[i]]
+			if !fileExists(filepath.Join(root, filepath.FromSlash(old[i]))) {
 				changed = true
-				f := s.Files[old[i]]
-				removed, err := tree.Remove(sources.OutputPath(old[i]), func(data []byte) bool { return hashBytes(data) == f.OutHash })
-				if removed || err != nil {
-					retired = append(retired, retiredOutput{src: old[i], err: err})
-				}
+				retire(old[i], f, true)
 				continue
 			}
-			f := s.Files[old[i]]
 			entries = append(entries, stateEntry{path: old[i], state: &f})
 		}
 	}
@@ -194,6 +204,9 @@ func updateTranslateState(tree *builder.Tree, root, outAbs string, loaded transl
 		keepOld(u.path)
 		if i < len(old) && old[i] == u.path {
 			changed = changed || !s.Files[u.path].equal(*u.state)
+			if u.state.setAside() {
+				retire(u.path, s.Files[u.path], false)
+			}
 			i++
 		} else {
 			changed = true
@@ -211,8 +224,9 @@ func updateTranslateState(tree *builder.Tree, root, outAbs string, loaded transl
 // retiredOutput is the output of a recorded source that is gone, or that
 // no longer needs translating: removed, or kept for err.
 type retiredOutput struct {
-	src string // the source's slash path
-	err error
+	src  string // the source's slash path
+	gone bool   // the source is gone (else it needs no translation)
+	err  error
 }
 
 // encodeState writes the state file of files; the tree writes it like the

@@ -103,7 +103,7 @@ type treeTranslation struct {
 	onDone   func(jobs []*translateJob)
 	sorted   []*translateJob // every job, by path, once done is closed
 	leftOut  int             // host sources left out (see addHost), once done is closed
-	dropped  map[string]bool // their paths, once done is closed
+	setAside []*translateJob // their jobs, by path, once done is closed
 	// headerMacros answers questions about the macros of project
 	// headers (see headers).
 	headersOnce  sync.Once
@@ -199,7 +199,7 @@ func (t *treeTranslation) start(n int) {
 					t.mu.Lock()
 					if j.required {
 						// A translated file includes it after all.
-						j.unused = false
+						j.unused, j.skipped = false, false
 						heap.Push(&t.queue, j)
 						t.more.Signal()
 						t.mu.Unlock()
@@ -207,7 +207,8 @@ func (t *treeTranslation) start(n int) {
 					}
 					j.dropped = true
 					t.mu.Unlock()
-				} else if j.err == nil && !t.check && !j.skipped {
+				}
+				if j.err == nil && !t.check && !j.skipped {
 					j.record = encodeRecord(j.rel, j.state)
 				}
 				t.mu.Lock()
@@ -273,15 +274,13 @@ func (t *treeTranslation) finish() {
 		for _, j := range t.jobs {
 			if j.dropped {
 				t.leftOut++
-				if t.dropped == nil {
-					t.dropped = map[string]bool{}
-				}
-				t.dropped[j.rel] = true
+				t.setAside = append(t.setAside, j)
 				continue
 			}
 			t.sorted = append(t.sorted, j)
 		}
 		sort.Slice(t.sorted, func(a, b int) bool { return t.sorted[a].rel < t.sorted[b].rel })
+		sort.Slice(t.setAside, func(a, b int) bool { return t.setAside[a].rel < t.setAside[b].rel })
 		close(t.done)
 		if t.onDone != nil {
 			t.onDone(t.sorted)
@@ -361,10 +360,28 @@ func (t *treeTranslation) translate(j *translateJob, buf, outBuf []byte) ([]byte
 		opts.LocalIncludes, opts.IncludedMacros = last.Local, decodeMacros(last.Macros)
 		if sources.CacheKey(j.rel, src, opts) == last.Key {
 			local, found := t.resolveIncludes(j.rel, last.Includes)
-			if slices.Equal(local, last.Local) && t.sameMacros(j.rel, last) && outputMatches(t.outAbs, j.rel, last) {
-				t.follow(found)
-				j.skipped, j.state = true, last
-				return src, outBuf
+			if slices.Equal(local, last.Local) && t.sameMacros(j.rel, last) {
+				switch {
+				case last.setAside():
+					// Its translation would change nothing again; it
+					// stays out unless what decided that changed.
+					if j.host && !t.isRequired(j) && !t.reachesGPU(found) {
+						j.unused, j.skipped, j.state = true, true, last
+						return src, outBuf
+					}
+				case outputMatches(t.outAbs, j.rel, last):
+					if j.host && hashBytes(append([]byte(sources.MarkerLine(j.rel)), src...)) == last.OutHash &&
+						!t.isRequired(j) && !t.reachesGPU(found) {
+						// Translated last time only for what the headers it
+						// reaches included then: set aside now.
+						j.unused = true
+						j.state = fileState{Key: last.Key, SrcSize: last.SrcSize, Includes: last.Includes, Local: last.Local, Asked: last.Asked, Macros: last.Macros}
+						return src, outBuf
+					}
+					t.follow(found)
+					j.skipped, j.state = true, last
+					return src, outBuf
+				}
 			}
 		}
 		opts.IncludedMacros = nil
@@ -395,18 +412,18 @@ func (t *treeTranslation) translate(j *translateJob, buf, outBuf []byte) ([]byte
 		// never compiles, that code is never compiled for AMD GPUs.
 		diags, stats, opts = t.headers().Settle(u, diags, stats, opts)
 	}
+	j.state = fileState{Key: sources.CacheKey(j.rel, src, opts), SrcSize: int64(len(src)), Includes: incs, Local: local,
+		Asked: stats.MacrosAsked, Macros: encodeMacros(opts.IncludedMacros)}
 	if j.host {
-		t.mu.Lock()
-		required := j.required
-		t.mu.Unlock()
-		if !required && unchanged(j.rel, src, out) && !t.reachesGPU(found) {
+		if !t.isRequired(j) && unchanged(j.rel, src, out) && !t.reachesGPU(found) {
+			// Set aside: recorded without an output hash (see
+			// fileState.setAside) or diagnostics.
 			j.unused = true
 			return src, out
 		}
 		t.follow(found)
 	}
-	j.state = fileState{Key: sources.CacheKey(j.rel, src, opts), SrcSize: int64(len(src)), Includes: incs, Local: local,
-		Asked: stats.MacrosAsked, Macros: encodeMacros(opts.IncludedMacros), Diags: diags}
+	j.state.Diags = diags
 	j.stats = stats
 	helpOthers()
 	j.state.OutHash = hashBytes(out)
@@ -425,6 +442,14 @@ func (t *treeTranslation) translate(j *translateJob, buf, outBuf []byte) ([]byte
 		j.waiting, j.unwritten = true, out
 		return src, nil
 	}
+}
+
+// isRequired reports whether a translated file includes the host source of
+// j (see translateJob.required).
+func (t *treeTranslation) isRequired(j *translateJob) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return j.required
 }
 
 // unchanged reports whether out, the translation of the source rel, is
@@ -689,16 +714,26 @@ func translateTree(e *env, o *translateFlags, tt *treeTranslation, feed func(fou
 			return
 		}
 		stateSize := 1 << 10
-		updates := make([]stateEntry, len(jobs))
-		for i, j := range jobs {
+		updates := make([]stateEntry, 0, len(jobs)+len(tt.setAside))
+		for _, j := range jobs {
 			if j.err != nil {
 				return
 			}
+		}
+		// Both lists are in path order, and so is their merge.
+		a, b := jobs, tt.setAside
+		for len(a) > 0 || len(b) > 0 {
+			var j *translateJob
+			if len(b) == 0 || len(a) > 0 && a[0].rel < b[0].rel {
+				j, a = a[0], a[1:]
+			} else {
+				j, b = b[0], b[1:]
+			}
 			stateSize += len(j.record)
-			updates[i] = stateEntry{path: j.rel, state: &j.state, record: j.record}
+			updates = append(updates, stateEntry{path: j.rel, state: &j.state, record: j.record})
 		}
 		<-tt.ready
-		retired, saveErr = updateTranslateState(tt.tree, root, outAbs, tt.state, updates, tt.dropped, tt.spareBuffer(stateSize)) // start made the tree
+		retired, saveErr = updateTranslateState(tt.tree, root, outAbs, tt.state, updates, tt.spareBuffer(stateSize)) // start made the tree
 	}
 	defer tt.workers.Wait() // the state is saved
 	tt.start(o.jobs)
@@ -771,7 +806,7 @@ func translateTree(e *env, o *translateFlags, tt *treeTranslation, feed func(fou
 	for _, r := range retired {
 		out := filepath.ToSlash(filepath.Join(filepath.Base(outAbs), sources.OutputPath(r.src)))
 		why := "its source " + r.src + " is gone"
-		if tt.dropped[r.src] {
+		if !r.gone {
 			why = r.src + " no longer needs translating (nothing of CUDA in it or in what it includes)"
 		}
 		if r.err != nil {
@@ -791,7 +826,13 @@ func translateTree(e *env, o *translateFlags, tt *treeTranslation, feed func(fou
 		return e.errorf(exitUsage, "translate: %v", err)
 	}
 	if o.stats {
-		printTranslateStats(e, len(jobs), written, skipped, tt.leftOut, mapped, all)
+		known := 0
+		for _, j := range tt.setAside {
+			if j.skipped {
+				known++
+			}
+		}
+		printTranslateStats(e, len(jobs), written, skipped, tt.leftOut, known, mapped, all)
 	}
 	if o.check {
 		// --check answers one question, whether the outputs are up to
@@ -803,8 +844,12 @@ func translateTree(e *env, o *translateFlags, tt *treeTranslation, feed func(fou
 		for _, j := range jobs {
 			seen[j.rel] = true
 		}
+		setAside := make(map[string]bool, len(tt.setAside))
+		for _, j := range tt.setAside {
+			setAside[j.rel] = true
+		}
 		for _, rel := range slices.Sorted(maps.Keys(tt.state.Files)) {
-			if !seen[rel] && (tt.dropped[rel] || !fileExists(filepath.Join(root, filepath.FromSlash(rel)))) &&
+			if !seen[rel] && !tt.state.Files[rel].setAside() && (setAside[rel] || !fileExists(filepath.Join(root, filepath.FromSlash(rel)))) &&
 				fileExists(filepath.Join(outAbs, filepath.FromSlash(sources.OutputPath(rel)))) {
 				stale = append(stale, sources.OutputPath(rel))
 			}
