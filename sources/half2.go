@@ -245,21 +245,24 @@ func (t *translator) half2Names() map[string]bool {
 		types := map[string]bool{}
 		var first [256]bool
 		var length [64]bool
+		// look holds the lengths worth a look: the types' and the
+		// keywords' (class and using, typedef, typename).
+		var look [64]bool
+		look[5], look[7], look[8] = true, true, true
 		addType := func(n []byte) {
 			types[string(n)] = true
 			first[n[0]] = true
 			if len(n) < len(length) {
-				length[len(n)] = true
+				length[len(n)], look[len(n)] = true, true
 			}
 		}
 		addType([]byte("half2"))
 		addType([]byte("__half2"))
-		for i, tk := range t.toks {
-			if tk.Kind != lex.Ident {
-				continue
-			}
+		toks := t.toks
+		for i := range toks {
+			tk := &toks[i]
 			n := tk.End - tk.Start
-			if n >= int32(len(length)) || !length[n] && n != 5 && n != 7 && n != 8 {
+			if tk.Kind != lex.Ident || uint32(n) >= uint32(len(look)) || !look[n] {
 				continue
 			}
 			switch {

@@ -991,6 +991,28 @@ func (t *translator) declaresTypeAt(j int) bool {
 	return false
 }
 
+// definitions returns the offsets of the definitions of functions called
+// name in the file: a name after a type, its parameter list closed right
+// before a '{'.
+func (t *translator) definitions(name string) []int32 {
+	var at []int32
+	if !t.mayName(name) {
+		return nil
+	}
+	for _, o := range t.br.BraceAfter {
+		// The type is code: a word ending a directive line before the
+		// name ("#pragma once" then "umin(){") is no type.
+		if o >= 2 && t.toks[o-1].Kind == lex.Ident && string(t.text(int(o-1))) == name && !t.toks[o-2].Directive &&
+			(t.toks[o-2].Kind == lex.Ident || t.isByte(int(o-2), '*') || t.isByte(int(o-2), '&') || t.isByte(int(o-2), '>')) {
+			if redefinedBuiltin(name, string(t.text(int(o-2)))) {
+				continue // becomes hipgen_own_atomicMax (see redefinesBuiltin): HIP's serve the calls
+			}
+			at = append(at, t.toks[o-1].Start)
+		}
+	}
+	return at
+}
+
 // definesFunction reports whether the file defines a function called name
 // (a type before it, a body after its parameters) outside the blocks hipcc
 // never compiles ("#if 0", llm.c's bf16 __ldcs for nvcc before 12). The
@@ -999,24 +1021,18 @@ func (t *translator) declaresTypeAt(j int) bool {
 // block), every definition counts.
 func (t *translator) definesFunction(name string) bool {
 	f := t.facts
-	f.definedOnce.Do(func() {
-		// A definition is a name after a type, its parameter list
-		// closed right before a '{'.
-		f.defined = map[string][]int32{}
-		for _, o := range t.br.BraceAfter {
-			// The type is code: a word ending a directive line before the
-			// name ("#pragma once" then "umin(){") is no type.
-			if o >= 2 && t.toks[o-1].Kind == lex.Ident && !t.toks[o-2].Directive &&
-				(t.toks[o-2].Kind == lex.Ident || t.isByte(int(o-2), '*') || t.isByte(int(o-2), '&') || t.isByte(int(o-2), '>')) {
-				n := string(t.text(int(o - 1)))
-				if redefinedBuiltin(n, string(t.text(int(o-2)))) {
-					continue // becomes hipgen_own_atomicMax (see redefinesBuiltin): HIP's serve the calls
-				}
-				f.defined[n] = append(f.defined[n], t.toks[o-1].Start)
-			}
+	// The definitions of each name asked about are collected the first
+	// time (a file asks about a few names, and defines many functions).
+	f.definedMu.Lock()
+	at, found := f.defined[name]
+	if !found {
+		at = t.definitions(name)
+		if f.defined == nil {
+			f.defined = map[string][]int32{}
 		}
-	})
-	at := f.defined[name]
+		f.defined[name] = at
+	}
+	f.definedMu.Unlock()
 	if len(at) == 0 || t.replay != nil {
 		return len(at) > 0
 	}

@@ -209,10 +209,10 @@ type fileFacts struct {
 	namesBLAS, namesOtherLibs bool
 	deviceProps               fileFact // see fileReadsDeviceProps
 	// defined holds, by name, the offsets of the definitions of the
-	// functions the file defines (see definesFunction), once definedOnce
-	// has run.
-	definedOnce sync.Once
-	defined     map[string][]int32
+	// functions of each name asked about (see definesFunction), under
+	// definedMu.
+	definedMu sync.Mutex
+	defined   map[string][]int32
 	// declared holds the names the file declares or defines a function
 	// of, a member function with a trailing const or noexcept too (see
 	// declaresFunction), once declaredOnce has run.
