@@ -206,8 +206,17 @@ type Brackets struct {
 func Match(src []byte, toks []Token, buf Brackets) Brackets {
 	var m matcher
 	m.reset(buf, len(toks))
-	hash := -1 // the '#' starting the directive line, before its first word
-	for j, tk := range toks {
+	m.feed(src, toks, 0)
+	return m.done()
+}
+
+// feed pairs the brackets of toks, which are the tokens from index base on
+// of the list being matched: Match is feed of all of them, and a caller
+// may feed a list piece by piece, in order.
+func (m *matcher) feed(src []byte, toks []Token, base int) {
+	hash := m.hash // the '#' starting the directive line, before its first word
+	for i, tk := range toks {
+		j := base + i
 		switch {
 		case !tk.Directive:
 			hash = -1
@@ -224,7 +233,7 @@ func Match(src []byte, toks []Token, buf Brackets) Brackets {
 			m.see(src[tk.Start], int32(j))
 		}
 	}
-	return m.done()
+	m.hash = hash
 }
 
 // matcher pairs brackets as their tokens are seen, for Match and for the
@@ -243,6 +252,9 @@ type matcher struct {
 	conds []condFrame
 	saved []int32
 	keep  int32
+	// hash is, between two pieces fed, the index of a '#' whose first
+	// word is still to come (see feed), or -1.
+	hash int
 }
 
 // condFrame is an #if being paired: where its current branch began
@@ -260,7 +272,7 @@ func (m *matcher) reset(buf Brackets, n int) {
 	if len(m.Close) < n {
 		m.Close = make([]int32, n)
 	}
-	m.lastClose = -2
+	m.lastClose, m.hash = -2, -1
 	m.conds, m.saved, m.keep = m.conds[:0], m.saved[:0], -1
 }
 
@@ -457,7 +469,8 @@ func ScanParallel(src []byte, buf Code, names *Names, parts int) Code {
 	}
 	closers := brackets.Close[:start[m]]
 	ls := make([]lexer, m)
-	var g assist.Group // a chunk goes to a free worker, if one asks first
+	lexed := make([]chan struct{}, m) // closed when chunk k is lexed
+	var g assist.Group                // a chunk goes to a free worker, if one asks first
 	for k := range ls {
 		l := &ls[k]
 		*l = lexer{src: src, lineStart: true, split: true, pos: cuts[k], limit: cuts[k+1], names: names,
@@ -467,33 +480,44 @@ func ScanParallel(src []byte, buf Code, names *Names, parts int) Code {
 			continue
 		}
 		l.idents = emptyIdents(identsPool.Get().(*Idents))
+		lexed[k] = make(chan struct{})
 		g.Go(func() {
 			l.run()
 			touch(closers[start[k]:start[k+1]])
+			close(lexed[k])
 		})
 	}
 	ls[0].run()
 	touch(closers[:start[1]])
-	g.Wait()
-	// Join, closing up the regions. A chunk counts when the one before
-	// it stopped right at its cut, on a line start, as it assumed;
-	// otherwise (a token runs across the cut) the file is lexed again in
-	// one piece. A chunk that outgrew its region lexed into a buffer of
-	// its own; if the tokens joined so far would then run into a region
-	// not yet moved, they are joined in a new buffer.
-	for k := 1; k < m; k++ {
-		if ls[k-1].pos != cuts[k] || ls[k-1].launchOpen {
-			for _, l := range ls[1:] {
-				identsPool.Put(l.idents)
-			}
-			buf.Tokens, buf.Idents = all, ls[0].idents
-			return Scan(src, buf, names)
-		}
-	}
+	// Join, closing up the regions, and pair the brackets, each chunk as
+	// soon as it is lexed (while later ones still are). A chunk counts
+	// when the one before it stopped right at its cut, on a line start,
+	// as it assumed; otherwise (a token runs across the cut) the file is
+	// lexed again in one piece. A chunk that outgrew its region lexed
+	// into a buffer of its own; if the tokens joined so far would then
+	// run into a region not yet moved (one a later chunk may still be
+	// lexing into), they are joined in a new buffer.
+	var mt matcher
+	mt.reset(brackets, start[m])
 	dst, n, inAll := all, 0, true
 	for k := range ls {
 		l := &ls[k]
+		if k > 0 {
+			<-lexed[k]
+			if ls[k-1].pos != cuts[k] || ls[k-1].launchOpen {
+				g.Wait()
+				for _, l := range ls[1:] {
+					identsPool.Put(l.idents)
+				}
+				buf.Tokens, buf.Idents = all, ls[0].idents
+				return Scan(src, buf, names)
+			}
+		}
 		if inAll && k+1 < m && n+l.n > start[k+1] || n+l.n > cap(dst) {
+			// The brackets are then paired past the regions of chunks
+			// that may still be touching their part of the closers'
+			// table: those finish first.
+			g.Wait()
 			grown := make([]Token, n, max(n+l.n, len(src)/3+64))
 			copy(grown, dst[:n])
 			dst, inAll = grown, false
@@ -510,15 +534,16 @@ func ScanParallel(src []byte, buf Code, names *Names, parts int) Code {
 				ls[0].scopes = append(ls[0].scopes, base+i)
 			}
 		}
+		mt.grow(n + l.n)
+		mt.feed(src, dst[n:n+l.n], n)
 		n += l.n
 	}
+	g.Wait() // over: every chunk's lexed channel was closed
 	for k := 1; k < m; k++ {
 		ls[0].idents.union(ls[k].idents)
 		identsPool.Put(ls[k].idents)
 	}
-	c := Code{Tokens: dst[:n], Comments: ls[0].comments, Includes: ls[0].includes, Scopes: ls[0].scopes, Idents: ls[0].idents}
-	c.Brackets = Match(src, c.Tokens, brackets)
-	return c
+	return Code{Tokens: dst[:n], Comments: ls[0].comments, Includes: ls[0].includes, Scopes: ls[0].scopes, Idents: ls[0].idents, Brackets: mt.done()}
 }
 
 // touch writes to one entry of each page of b, so that a fresh buffer's

@@ -476,6 +476,16 @@ func TestScanParallel(t *testing.T) {
 		b.WriteString("#include <x.h>\n__global__ void k(int* p)\n{ /* c\n */ p[0] = R\"(\n)\"[0]; // x \\\n y\n}\n#define M(a) \\\n (a)\n")
 	}
 	checkScanParallel(t, b.String())
+	// Brackets open across the cuts, under #if branches, and chunks
+	// denser in tokens than their regions (one token a byte), which are
+	// joined in a buffer of their own.
+	b.Reset()
+	for i := 0; i < 300; i++ {
+		b.WriteString("f(\n#if A\n{[\n#else\n{(\n#endif\n)}\n")
+	}
+	b.WriteString(strings.Repeat("(){}[];\n", 3000))
+	b.WriteString(strings.Repeat(")}\n", 300))
+	checkScanParallel(t, b.String())
 }
 
 func FuzzScanParallel(f *testing.F) {
