@@ -71,10 +71,10 @@ func (n *Names) Add(s string) {
 }
 
 // MayContain reports whether the identifier b may have been added.
-func (n *Names) MayContain(b []byte) bool {
-	h := NameHash(b)
-	return n[h/64]&(1<<(h%64)) != 0
-}
+func (n *Names) MayContain(b []byte) bool { return n.has(NameHash(b)) }
+
+// has reports whether an identifier of hash h may have been added.
+func (n *Names) has(h uint32) bool { return n[h/64]&(1<<(h%64)) != 0 }
 
 // Idents is a smaller set of the same kind, over the low 14 bits of
 // NameHash: every identifier of one source (Code.Idents), where a name
@@ -1002,7 +1002,7 @@ func (l *lexer) identOrLiteral(start int) int {
 	if l.idents != nil {
 		l.idents.add(h)
 	}
-	if l.names != nil && l.names[h/64]&(1<<(h%64)) != 0 {
+	if l.names != nil && l.names.has(h) {
 		l.toks[l.n-1].Known = true
 	}
 	if n := i - start; (n == 5 || n == 9) && l.split {
