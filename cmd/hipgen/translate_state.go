@@ -63,6 +63,13 @@ type fileState struct {
 // it has no output hash.
 func (f fileState) setAside() bool { return f.OutHash == "" }
 
+// asSetAside returns f without what it records of an output (its hash,
+// stamp and diagnostics): the record of a source now set aside.
+func (f fileState) asSetAside() fileState {
+	f.OutHash, f.OutStat, f.Diags = "", sysfile.Stamp{}, nil
+	return f
+}
+
 func (f fileState) equal(g fileState) bool {
 	return f.Key == g.Key && f.OutHash == g.OutHash && f.OutStat == g.OutStat && f.SrcSize == g.SrcSize &&
 		slices.Equal(f.Includes, g.Includes) && slices.Equal(f.Local, g.Local) &&

@@ -370,12 +370,10 @@ func (t *treeTranslation) translate(j *translateJob, buf, outBuf []byte) ([]byte
 						return src, outBuf
 					}
 				case outputMatches(t.outAbs, j.rel, last):
-					if j.host && hashBytes(append([]byte(sources.MarkerLine(j.rel)), src...)) == last.OutHash &&
-						!t.isRequired(j) && !t.reachesGPU(found) {
+					if j.host && last.OutHash == unchangedHash(j.rel, src) && !t.isRequired(j) && !t.reachesGPU(found) {
 						// Translated last time only for what the headers it
 						// reaches included then: set aside now.
-						j.unused = true
-						j.state = fileState{Key: last.Key, SrcSize: last.SrcSize, Includes: last.Includes, Local: last.Local, Asked: last.Asked, Macros: last.Macros}
+						j.unused, j.state = true, last.asSetAside()
 						return src, outBuf
 					}
 					t.follow(found)
@@ -457,6 +455,12 @@ func (t *treeTranslation) isRequired(j *translateJob) bool {
 func unchanged(rel string, src, out []byte) bool {
 	marker := sources.MarkerLine(rel)
 	return len(out) == len(marker)+len(src) && string(out[:len(marker)]) == marker && bytes.Equal(out[len(marker):], src)
+}
+
+// unchangedHash is the output hash (fileState.OutHash) of a translation of
+// the source rel that is unchanged: src under the generated-file marker.
+func unchangedHash(rel string, src []byte) string {
+	return hashBytes(append([]byte(sources.MarkerLine(rel)), src...))
 }
 
 // reachesGPU reports whether a project file of files, or one that they
