@@ -9,7 +9,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/hipgen/hipgen/builder"
@@ -25,8 +24,10 @@ var initCommand = &command{
 Scans the project for .cu and .cuh files and writes a starter hipgen.jsonnet:
 one library target with every .cu file that has no main(), and one binary
 (or test, when its path mentions "test") per .cu file that has a main(),
-each depending on the library. Directories holding headers become include
-directories. The manifest is validated before it is written; an existing
+each depending on the library. Directories holding .cuh headers become
+include directories, and so does each directory that an #include of a file
+the sources reach must be looked up from to find a file of the project (src
+for #include <lib/util.hxx> naming src/lib/util.hxx). The manifest is validated before it is written; an existing
 hipgen.jsonnet is left alone unless --force is given.
 `,
 	flags: func(fs *flag.FlagSet) func(e *env, args []string) int {
@@ -60,7 +61,7 @@ func runInit(e *env, force bool, name string) int {
 	if _, err := os.Stat(target); err == nil && !force {
 		return e.errorf(exitUsage, "init: %s already exists; use --force to replace it", manifest.FileName)
 	}
-	var cus, cuhs []string
+	var cus, cuhs, others []string
 	err := filepath.WalkDir(e.Dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -81,6 +82,10 @@ func runInit(e *env, force bool, name string) int {
 			cus = append(cus, rel)
 		case ".cuh":
 			cuhs = append(cuhs, rel)
+		default:
+			if cxxFile(rel) {
+				others = append(others, rel)
+			}
 		}
 		return nil
 	})
@@ -105,9 +110,13 @@ func runInit(e *env, force bool, name string) int {
 			lib = append(lib, f)
 		}
 	}
+	incs, err := includeDirsFor(e.Dir, cus, cuhs, others)
+	if err != nil {
+		return e.errorf(exitUsage, "init: %v", err)
+	}
 	h := archdetect.RealHost()
 	h.Getenv = e.Getenv
-	src := starterManifest(name, lib, cuhs, mains, starterArchs(h, archdetect.CUDA), starterArchs(h, archdetect.ROCm))
+	src := starterManifest(name, lib, cuhs, incs, mains, starterArchs(h, archdetect.CUDA), starterArchs(h, archdetect.ROCm))
 	if _, err := manifest.LoadSource(e.Dir, manifest.FileName, src); err != nil {
 		return e.errorf(exitUsage, "init: the starter manifest does not validate, nothing written:\n%v", err)
 	}
@@ -184,7 +193,7 @@ func (l archLine) write(b *bytes.Buffer, key string) {
 	fmt.Fprintf(b, "  %s: { archs: [%s] },\n", key, strings.Join(q, ", "))
 }
 
-func starterManifest(name string, lib, hdrs, mains []string, cuda, rocm archLine) []byte {
+func starterManifest(name string, lib, hdrs, incs, mains []string, cuda, rocm archLine) []byte {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "// hipgen manifest, written by 'hipgen init'. Edit freely: see the README's\n// manifest reference. 'hipgen manifest' prints what this evaluates to.\n{\n")
 	fmt.Fprintf(&b, "  name: %s,\n", quote(name))
@@ -193,12 +202,6 @@ func starterManifest(name string, lib, hdrs, mains []string, cuda, rocm archLine
 	rocm.write(&b, "rocm")
 	fmt.Fprintf(&b, "  translate: { out: 'hip' },\n")
 	fmt.Fprintf(&b, "  targets: [\n")
-	var incs []string
-	for _, h := range hdrs {
-		incs = append(incs, path.Dir(h))
-	}
-	slices.Sort(incs)
-	incs = slices.Compact(incs)
 	libName := sanitizeTarget(name)
 	taken := map[string]bool{}
 	if len(lib) > 0 || len(hdrs) > 0 {

@@ -1,0 +1,112 @@
+package main
+
+import (
+	"maps"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/hipgen/hipgen/sources"
+)
+
+// cxxFile reports whether the slash path rel names a C, C++ or CUDA
+// header or source, a file an #include may name.
+func cxxFile(rel string) bool {
+	switch strings.ToLower(path.Ext(rel)) {
+	case ".h", ".hh", ".hpp", ".hxx", ".h++", ".inl", ".inc", ".ipp", ".tcc", ".cuh",
+		".c", ".cc", ".cpp", ".cxx", ".cu":
+		return true
+	}
+	return false
+}
+
+// includeDirsFor returns the include directories of a starter manifest,
+// sorted: each directory that holds a .cuh header, and each directory that
+// an #include of a file the CUDA sources reach must be looked up from to
+// name a file of the project, as src for #include <lib/util.hxx> naming
+// src/lib/util.hxx, or Common for cuda-samples' #include <helper_cuda.h>.
+// cus and cuhs are the project's .cu and .cuh files, others its other C
+// and C++ files (slash paths from root). An include that names a header of
+// NVIDIA's toolkit or PyTorch's CUDA API is never looked up in the project;
+// where several directories would do, the shortest path is taken (then the
+// first in byte order), so that the result is the same on every machine.
+func includeDirsFor(root string, cus, cuhs, others []string) ([]string, error) {
+	dirs := map[string]bool{}
+	for _, h := range cuhs {
+		dirs[path.Dir(h)] = true
+	}
+	exists := map[string]bool{}
+	byBase := map[string][]string{}
+	for _, list := range [][]string{cus, cuhs, others} {
+		for _, f := range list {
+			exists[f] = true
+			byBase[path.Base(f)] = append(byBase[path.Base(f)], f)
+		}
+	}
+	queue := append(slices.Clone(cus), cuhs...)
+	seen := map[string]bool{}
+	for _, f := range queue {
+		seen[f] = true
+	}
+	for len(queue) > 0 {
+		f := queue[0]
+		queue = queue[1:]
+		data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(f)))
+		if err != nil {
+			return nil, err
+		}
+		for _, inc := range sources.Includes(data) {
+			target := ""
+			for _, c := range sources.IncludeCandidates(f, inc, slices.Sorted(maps.Keys(dirs))) {
+				if exists[c] {
+					target = c
+					break
+				}
+			}
+			if target == "" {
+				if sources.GPUHeader(inc.Path) {
+					continue
+				}
+				dir, ok := includeDirOf(inc.Path, byBase[path.Base(inc.Path)])
+				if !ok {
+					continue
+				}
+				dirs[dir] = true
+				target = path.Join(dir, inc.Path)
+			}
+			if !seen[target] {
+				seen[target] = true
+				queue = append(queue, target)
+			}
+		}
+	}
+	return slices.Sorted(maps.Keys(dirs)), nil
+}
+
+// includeDirOf returns the directory from which the include path inc
+// names one of files (slash paths that share inc's last element): the
+// shortest such directory, then the first in byte order. A path that is
+// absolute or climbs with .. is never looked up.
+func includeDirOf(inc string, files []string) (string, bool) {
+	if path.IsAbs(inc) || inc != path.Clean(inc) || inc == ".." || strings.HasPrefix(inc, "../") {
+		return "", false
+	}
+	best, ok := "", false
+	for _, f := range files {
+		var dir string
+		switch {
+		case f == inc:
+			dir = "."
+		case strings.HasSuffix(f, "/"+inc):
+			dir = f[:len(f)-len(inc)-1]
+		default:
+			continue
+		}
+		if !ok || len(dir) < len(best) || (len(dir) == len(best) && dir < best) {
+			best, ok = dir, true
+		}
+	}
+	return best, ok
+}
