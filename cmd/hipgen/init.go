@@ -27,7 +27,10 @@ one library target with every .cu file that has no main(), and one binary
 each depending on the library. Directories holding .cuh headers become
 include directories, and so does each directory that an #include of a file
 the sources reach must be looked up from to find a file of the project (src
-for #include <lib/util.hxx> naming src/lib/util.hxx). The manifest is validated before it is written; an existing
+for #include <lib/util.hxx> naming src/lib/util.hxx). The nvcc flags that
+such code needs to compile at all (--expt-extended-lambda or
+--extended-lambda, --expt-relaxed-constexpr), where the project's CMake,
+setup.py or make files give them, become every target's cuda_flags. The manifest is validated before it is written; an existing
 hipgen.jsonnet is left alone unless --force is given.
 `,
 	flags: func(fs *flag.FlagSet) func(e *env, args []string) int {
@@ -61,7 +64,7 @@ func runInit(e *env, force bool, name string) int {
 	if _, err := os.Stat(target); err == nil && !force {
 		return e.errorf(exitUsage, "init: %s already exists; use --force to replace it", manifest.FileName)
 	}
-	var cus, cuhs, others []string
+	var cus, cuhs, others, buildFiles []string
 	err := filepath.WalkDir(e.Dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -83,8 +86,11 @@ func runInit(e *env, force bool, name string) int {
 		case ".cuh":
 			cuhs = append(cuhs, rel)
 		default:
-			if cxxFile(rel) {
+			switch {
+			case cxxFile(rel):
 				others = append(others, rel)
+			case buildFile(rel):
+				buildFiles = append(buildFiles, rel)
 			}
 		}
 		return nil
@@ -114,9 +120,13 @@ func runInit(e *env, force bool, name string) int {
 	if err != nil {
 		return e.errorf(exitUsage, "init: %v", err)
 	}
+	flags, err := nvccFlagsIn(e.Dir, buildFiles)
+	if err != nil {
+		return e.errorf(exitUsage, "init: %v", err)
+	}
 	h := archdetect.RealHost()
 	h.Getenv = e.Getenv
-	src := starterManifest(name, lib, cuhs, incs, mains, starterArchs(h, archdetect.CUDA), starterArchs(h, archdetect.ROCm))
+	src := starterManifest(name, lib, cuhs, incs, mains, flags, starterArchs(h, archdetect.CUDA), starterArchs(h, archdetect.ROCm))
 	if _, err := manifest.LoadSource(e.Dir, manifest.FileName, src); err != nil {
 		return e.errorf(exitUsage, "init: the starter manifest does not validate, nothing written:\n%v", err)
 	}
@@ -193,7 +203,7 @@ func (l archLine) write(b *bytes.Buffer, key string) {
 	fmt.Fprintf(b, "  %s: { archs: [%s] },\n", key, strings.Join(q, ", "))
 }
 
-func starterManifest(name string, lib, hdrs, incs, mains []string, cuda, rocm archLine) []byte {
+func starterManifest(name string, lib, hdrs, incs, mains []string, flags nvccFlags, cuda, rocm archLine) []byte {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "// hipgen manifest, written by 'hipgen init'. Edit freely: see the README's\n// manifest reference. 'hipgen manifest' prints what this evaluates to.\n{\n")
 	fmt.Fprintf(&b, "  name: %s,\n", quote(name))
@@ -210,6 +220,7 @@ func starterManifest(name string, lib, hdrs, incs, mains []string, cuda, rocm ar
 		writeList(&b, "srcs", lib)
 		writeList(&b, "hdrs", hdrs)
 		writeList(&b, "includes", incs)
+		flags.write(&b)
 		fmt.Fprintf(&b, "    },\n")
 	}
 	for _, m := range mains {
@@ -230,6 +241,7 @@ func starterManifest(name string, lib, hdrs, incs, mains []string, cuda, rocm ar
 		} else if len(incs) > 0 {
 			writeList(&b, "includes", incs)
 		}
+		flags.write(&b)
 		fmt.Fprintf(&b, "    },\n")
 	}
 	fmt.Fprintf(&b, "  ],\n}\n")

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"fmt"
 	"maps"
 	"os"
 	"path"
@@ -8,6 +10,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/hipgen/hipgen/builder"
+	"github.com/hipgen/hipgen/internal/lazyre"
 	"github.com/hipgen/hipgen/sources"
 )
 
@@ -109,4 +113,75 @@ func includeDirOf(inc string, files []string) (string, bool) {
 		}
 	}
 	return best, ok
+}
+
+// buildFile reports whether the slash path rel names a build file that
+// may hold the project's nvcc flags: CMake, setuptools or make.
+func buildFile(rel string) bool {
+	base := path.Base(rel)
+	switch {
+	case base == "CMakeLists.txt", base == "setup.py", base == "Makefile", base == "GNUmakefile":
+		return true
+	case strings.HasSuffix(base, ".cmake"), strings.HasSuffix(base, ".mk"):
+		return true
+	}
+	return false
+}
+
+// nvccFlagRe finds the nvcc flags without which CUDA code that needs them
+// does not compile: __device__ lambdas passed to host code, and constexpr
+// host functions called from device code. clang's HIP needs neither (it
+// accepts both), so they go to cuda_flags only.
+var nvccFlagRe = lazyre.New(`(?:^|[\s"'(\[;,=])(--?(?:expt-)?extended-lambda|--?expt-relaxed-constexpr)`)
+
+// flagEnds reports whether a flag that ends at i in data is a whole word
+// (the expression cannot say so without taking the byte that follows,
+// which may begin the next flag).
+func flagEnds(data []byte, i int) bool {
+	return i == len(data) || strings.IndexByte(" \t\r\n\"')];,", data[i]) >= 0
+}
+
+// nvccFlags are the nvcc flags a starter manifest carries over from the
+// project's build files, and the files they were found in.
+type nvccFlags struct {
+	flags, files []string
+}
+
+// nvccFlagsIn returns the flags of nvccFlagRe that the build files (slash
+// paths from root) give, each spelt with two dashes, sorted. Files that
+// hipgen generated are not read.
+func nvccFlagsIn(root string, files []string) (nvccFlags, error) {
+	var f nvccFlags
+	for _, rel := range files {
+		data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
+		if err != nil {
+			return nvccFlags{}, err
+		}
+		if builder.HasGeneratedMarker(data) {
+			continue
+		}
+		found := false
+		for _, m := range nvccFlagRe.Get().FindAllSubmatchIndex(data, -1) {
+			if flagEnds(data, m[3]) {
+				f.flags = append(f.flags, "--"+strings.TrimLeft(string(data[m[2]:m[3]]), "-"))
+				found = true
+			}
+		}
+		if found {
+			f.files = append(f.files, rel)
+		}
+	}
+	slices.Sort(f.flags)
+	f.flags = slices.Compact(f.flags)
+	return f, nil
+}
+
+// write writes the flags as a target's cuda_flags, with where they were
+// found.
+func (f nvccFlags) write(b *bytes.Buffer) {
+	if len(f.flags) == 0 {
+		return
+	}
+	fmt.Fprintf(b, "      // From %s.\n", strings.Join(f.files, ", "))
+	writeList(b, "cuda_flags", f.flags)
 }
