@@ -176,6 +176,18 @@ func (t *translator) special(k int, b []byte) (next int, handled bool) {
 		return 0, false
 	}
 	s := sp.name
+	if t.inNative() && !(sp.kind == spWarpSize && (t.is(k-1, ".") || t.is(k-1, "->"))) {
+		// (A device's warpSize read in host code is still reported: it
+		// may size the launches of kernels that hipgen translated.)
+		switch sp.kind {
+		case spWarp, spBits, spWarpSize, spCoalesced:
+			// HIP code of the project's own (see condFrame.native): its
+			// warp-level code is meant for the wavefront as it is.
+			t.needRuntime = true
+			t.report(k, diag.Note, checkWaveNative, s+" left as written: it is in a branch that only HIP builds compile (the project's own test of a HIP macro, such as USE_ROCM or __HIP_PLATFORM_AMD__), so it was written for HIP's wavefront; hipgen's wave64 rules apply to the CUDA code"+oncePerFile)
+			return k + 1, true
+		}
+	}
 	switch sp.kind {
 	case spWarp:
 		if t.ownMacroUse(k, s) {
@@ -205,7 +217,7 @@ func (t *translator) special(k int, b []byte) (next int, handled bool) {
 		if t.opts.Launch == LaunchGGL && t.is(k-1, "extern") {
 			t.dynamicShared(k - 1)
 		}
-		if t.usesWarps() {
+		if t.usesWarps() && !t.inNative() {
 			t.sharedArray(k)
 		}
 		return k + 1, true

@@ -28,5 +28,6 @@ var Checks = []struct{ Name, Meaning string }{
 	{"warp-size-literal", "a literal warp size (32, 31, 5, 16, 0xffffffff) and what became of it"},
 	{"wave64-hazard", "warp code with no safe rewrite for 64-wide wavefronts"},
 	{"wave64-logical-warp", "a warp construct kept on 32-lane logical warps"},
+	{"wave64-native", "warp code in a branch that only HIP builds compile (#ifdef USE_ROCM, __HIP_PLATFORM_AMD__), left as the project wrote it for the wavefront"},
 	{"wave64-widen", "a warp construct widened to the whole wavefront"},
 }

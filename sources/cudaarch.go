@@ -69,14 +69,23 @@ type condFrame struct {
 	// pass.
 	taken    passes
 	noDevice bool
+	// native: the current branch is compiled only by HIP builds, which
+	// the project's own test of a HIP macro selects (#ifdef USE_ROCM, the
+	// #else of #ifndef __HIP_PLATFORM_AMD__): its code was written for
+	// HIP, wavefront width included, and the wave64 rules leave it as it
+	// is. elseNative: the #elif and #else branches after the current one
+	// are such branches too (the chain began with a negated test).
+	native, elseNative bool
 }
 
 // conditional handles #if, #ifdef, #ifndef, #elif, #else and #endif at k.
 func (t *translator) conditional(k int, word string) {
 	edits := len(t.edits)
 	var before passes // what the chain took before this branch
+	elseNative := false
 	if n := len(t.conds); n > 0 && (word == "elif" || word == "else") {
 		before = t.conds[n-1].taken
+		elseNative = t.conds[n-1].elseNative
 	}
 	switch word {
 	case "ifdef", "ifndef":
@@ -146,8 +155,113 @@ func (t *translator) conditional(k int, word string) {
 	}
 	if n := len(t.conds); n > 0 && word != "endif" {
 		t.judgePasses(&t.conds[n-1], k, word, before, len(t.edits) != edits)
+		t.conds[n-1].native, t.conds[n-1].elseNative = t.nativeBranch(k, word, elseNative)
 	}
 	t.updateDeadOnHIP()
+}
+
+// nativeBranch tells, for the branch that the #if, #ifdef, #ifndef, #elif
+// or #else at k starts, whether only HIP builds compile it (see
+// condFrame.native) and whether the branches after it are such branches,
+// given elseNative, what the chain's earlier branches said of those after
+// them.
+func (t *translator) nativeBranch(k int, word string, elseNative bool) (native, after bool) {
+	switch word {
+	case "ifdef", "ifndef":
+		if t.tok(k+2).Kind == lex.Ident && t.endsDirective(k+3) && hipMacro(t.text(k+2)) {
+			return word == "ifdef", word == "ifndef"
+		}
+		return false, false
+	case "if", "elif":
+		if elseNative {
+			return true, true
+		}
+		return t.nativeCondition(k + 2)
+	case "else":
+		return elseNative, elseNative
+	}
+	return false, false
+}
+
+// nativeCondition reads the condition of an #if or #elif from j: it is
+// native when every alternative (operand of a top-level ||) has a
+// conjunct (operand of a top-level &&) that tests a HIP macro (defined M,
+// defined(M), or M alone); a whole negated test (!defined(M), !M) makes
+// the branches after it native instead.
+func (t *translator) nativeCondition(j int) (native, after bool) {
+	if m, end, not, ok := t.definedTest(j); ok && not && t.endsDirective(end) {
+		return false, hipMacro(t.text(m))
+	}
+	if t.is(j, "!") && t.tok(j+1).Kind == lex.Ident && t.endsDirective(j+2) {
+		return false, hipMacro(t.text(j + 1))
+	}
+	alt, any := false, false // the current alternative tests a HIP macro; any alternative seen
+	for depth := 0; !t.endsDirective(j); j++ {
+		any = true
+		switch {
+		case t.isByte(j, '('):
+			depth++
+		case t.isByte(j, ')'):
+			depth--
+		case depth > 0:
+		case t.is(j, "||"):
+			if !alt {
+				return false, false
+			}
+			alt = false
+		case t.is(j, "defined"):
+			m, end, _, ok := t.definedTest(j)
+			if !ok {
+				return false, false
+			}
+			if hipMacro(t.text(m)) && !t.is(j-1, "!") {
+				alt = true
+			}
+			j = end - 1
+		case t.tok(j).Kind == lex.Ident && hipMacro(t.text(j)) && !t.is(j-1, "!"):
+			// M alone, as a truth value, not compared (HIP_VERSION < N
+			// holds where HIP_VERSION is undefined).
+			if next := j + 1; t.endsDirective(next) || t.is(next, "&&") || t.is(next, "||") || t.isByte(next, ')') {
+				alt = true
+			}
+		}
+	}
+	return any && alt, false
+}
+
+// hipMacro reports whether a macro that a project tests names HIP or ROCm
+// builds: HIP's platform macros, __HIP_DEVICE_COMPILE__, and the project's
+// own switches with HIP, HIPCC, HIPBLAS, ROCM or HCC as a part of their
+// name between underscores (USE_ROCM, GGML_USE_HIP, __HIP_ROCclr__).
+func hipMacro(b []byte) bool {
+	if _, ok := hipPlatformMacro(b); ok {
+		return true
+	}
+	for len(b) > 0 {
+		i := bytes.IndexByte(b, '_')
+		part := b
+		if i >= 0 {
+			part, b = b[:i], b[i+1:]
+		} else {
+			b = nil
+		}
+		switch string(part) {
+		case "HIP", "HIPCC", "HIPBLAS", "ROCM", "HCC":
+			return true
+		}
+	}
+	return false
+}
+
+// inNative reports whether the walk is inside a branch that only HIP
+// builds compile (see condFrame.native).
+func (t *translator) inNative() bool {
+	for _, f := range t.conds {
+		if f.native {
+			return true
+		}
+	}
+	return false
 }
 
 // judgePasses records in f, the frame of the branch that the #if, #ifdef,

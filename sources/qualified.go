@@ -278,6 +278,9 @@ var warpTransposes = map[string]bool{
 // transposes of block loads and stores, which need whole wavefronts, are
 // reported once per file.
 func (t *translator) cubWarpWidth(last int, e hipmap.Entry) {
+	if t.inNative() {
+		return // the project's HIP code (see condFrame.native)
+	}
 	if warpTransposes[e.CUDA] {
 		t.report(last, diag.Warning, checkWaveHazard, e.HIP+" needs blocks whose size is a multiple of the wavefront (64 threads on CDNA; rocPRIM asserts it at compile time), where "+e.CUDA+" needs a multiple of 32: a block of 32 threads does not compile for gfx9 GPUs; choose a direct algorithm for such blocks"+oncePerFile)
 		return

@@ -14,7 +14,8 @@ const (
 	checkWaveLogical = "wave64-logical-warp" // a construct kept on 32-lane logical warps
 	checkWaveWiden   = "wave64-widen"        // a construct widened to the wavefront
 	checkWaveHazard  = "wave64-hazard"       // no safe rewrite exists
-	checkWarpLiteral = "warp-size-literal"   // a literal 32 (or 31, 5) left in place
+	checkWarpLiteral = "warp-size-literal"   // a literal 32 (or 31, 5)
+	checkWaveNative  = "wave64-native"       // the project's own HIP code, left as written left in place
 )
 
 // waveState is what the translator knows about warp-level code in one file.
@@ -367,6 +368,9 @@ func (t *translator) number(k int) {
 	if len(b) > 13 || len(b) > 2 && b[1] != 'x' && b[1] != 'X' {
 		return // not 5, 16, 31, 32 or 0xffffffff with a suffix
 	}
+	if t.inNative() {
+		return // the project's HIP code counts lanes as it means to
+	}
 	for len(b) > 1 && (b[len(b)-1]|0x20 == 'u' || b[len(b)-1]|0x20 == 'l') {
 		b = b[:len(b)-1]
 	}
@@ -522,7 +526,7 @@ func (t *translator) pragmaInMacro(k int) {
 func (t *translator) warpSizeConstant(nameK, valK int) {
 	n := strings.ToLower(string(t.text(nameK)))
 	v := strings.TrimRight(string(t.text(valK)), "uUlL")
-	if v != "32" || !strings.Contains(n, "warp") || !(strings.Contains(n, "size") || strings.Contains(n, "lanes") || strings.Contains(n, "threads")) {
+	if v != "32" || !strings.Contains(n, "warp") || !(strings.Contains(n, "size") || strings.Contains(n, "lanes") || strings.Contains(n, "threads")) || t.inNative() {
 		return
 	}
 	if t.wave.wide {
