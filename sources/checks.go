@@ -181,7 +181,7 @@ func (t *translator) special(k int, b []byte) (next int, handled bool) {
 		// may size the launches of kernels that hipgen translated.)
 		switch sp.kind {
 		case spWarp, spBits, spWarpSize, spCoalesced:
-			// HIP code of the project's own (see condFrame.native): its
+			// HIP code of the project's own (see hipBranch): its
 			// warp-level code is meant for the wavefront as it is.
 			t.needRuntime = true
 			t.report(k, diag.Note, checkWaveNative, s+" left as written: it is in a branch that only HIP builds compile (the project's own test of a HIP macro, such as USE_ROCM or __HIP_PLATFORM_AMD__), so it was written for HIP's wavefront; hipgen's wave64 rules apply to the CUDA code"+oncePerFile)

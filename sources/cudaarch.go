@@ -69,23 +69,29 @@ type condFrame struct {
 	// pass.
 	taken    passes
 	noDevice bool
-	// native: the current branch is compiled only by HIP builds, which
-	// the project's own test of a HIP macro selects (#ifdef USE_ROCM, the
-	// #else of #ifndef __HIP_PLATFORM_AMD__): its code was written for
-	// HIP, wavefront width included, and the wave64 rules leave it as it
-	// is. elseNative: the #elif and #else branches after the current one
-	// are such branches too (the chain began with a negated test).
-	native, elseNative bool
+	// hip: what the chain's tests of HIP macros say of the current branch
+	// and of those after it (see hipBranch).
+	hip hipBranch
+}
+
+// hipBranch tells what a project's own tests of HIP macros (#ifdef
+// USE_ROCM, #ifndef __HIP_PLATFORM_AMD__) say of a branch of an #if chain:
+// native, only HIP builds compile it, so its code was written for HIP,
+// wavefront width included, and the wave64 rules leave it as it is;
+// cudaAlt, only builds where the test fails (CUDA's) compile it. The else
+// fields say the same of the #elif and #else branches after it.
+type hipBranch struct {
+	native, cudaAlt, elseNative, elseCudaAlt bool
 }
 
 // conditional handles #if, #ifdef, #ifndef, #elif, #else and #endif at k.
 func (t *translator) conditional(k int, word string) {
 	edits := len(t.edits)
-	var before passes // what the chain took before this branch
-	elseNative := false
+	var before passes   // what the chain took before this branch
+	var chain hipBranch // what the chain's tests of HIP say
 	if n := len(t.conds); n > 0 && (word == "elif" || word == "else") {
 		before = t.conds[n-1].taken
-		elseNative = t.conds[n-1].elseNative
+		chain = t.conds[n-1].hip
 	}
 	switch word {
 	case "ifdef", "ifndef":
@@ -155,78 +161,99 @@ func (t *translator) conditional(k int, word string) {
 	}
 	if n := len(t.conds); n > 0 && word != "endif" {
 		t.judgePasses(&t.conds[n-1], k, word, before, len(t.edits) != edits)
-		t.conds[n-1].native, t.conds[n-1].elseNative = t.nativeBranch(k, word, elseNative)
+		t.conds[n-1].hip = t.hipBranchAt(k, word, chain)
 	}
 	t.updateDeadOnHIP()
 }
 
-// nativeBranch tells, for the branch that the #if, #ifdef, #ifndef, #elif
-// or #else at k starts, whether only HIP builds compile it (see
-// condFrame.native) and whether the branches after it are such branches,
-// given elseNative, what the chain's earlier branches said of those after
-// them.
-func (t *translator) nativeBranch(k int, word string, elseNative bool) (native, after bool) {
+// hipBranchAt tells what the #if, #ifdef, #ifndef, #elif or #else at k
+// makes of the branch it starts, given chain, what the branches before it
+// said (see hipBranch).
+func (t *translator) hipBranchAt(k int, word string, chain hipBranch) hipBranch {
 	switch word {
 	case "ifdef", "ifndef":
 		if t.tok(k+2).Kind == lex.Ident && t.endsDirective(k+3) && hipMacro(t.text(k+2)) {
-			return word == "ifdef", word == "ifndef"
+			yes := word == "ifdef"
+			return hipBranch{native: yes, cudaAlt: !yes, elseNative: !yes, elseCudaAlt: yes}
 		}
-		return false, false
 	case "if", "elif":
-		if elseNative {
-			return true, true
+		switch {
+		case chain.elseNative:
+			return hipBranch{native: true, elseNative: true}
+		case chain.elseCudaAlt:
+			return hipBranch{cudaAlt: true, elseCudaAlt: true}
 		}
-		return t.nativeCondition(k + 2)
+		return t.hipCondition(k + 2)
 	case "else":
-		return elseNative, elseNative
+		return hipBranch{native: chain.elseNative, cudaAlt: chain.elseCudaAlt}
 	}
-	return false, false
+	return hipBranch{}
 }
 
-// nativeCondition reads the condition of an #if or #elif from j: it is
-// native when every alternative (operand of a top-level ||) has a
+// hipCondition reads the condition of an #if or #elif from j. Its branch
+// is native when every alternative (operand of a top-level ||) has a
 // conjunct (operand of a top-level &&) that tests a HIP macro (defined M,
-// defined(M), or M alone); a whole negated test (!defined(M), !M) makes
-// the branches after it native instead.
-func (t *translator) nativeCondition(j int) (native, after bool) {
+// defined(M), or M alone as a truth value); when each alternative is such
+// a test and nothing else, the branches after it are taken only where all
+// fail. A whole negated test (!defined(M), !M) says the reverse.
+func (t *translator) hipCondition(j int) hipBranch {
 	if m, end, not, ok := t.definedTest(j); ok && not && t.endsDirective(end) {
-		return false, hipMacro(t.text(m))
+		if hipMacro(t.text(m)) {
+			return hipBranch{cudaAlt: true, elseNative: true}
+		}
+		return hipBranch{}
 	}
 	if t.is(j, "!") && t.tok(j+1).Kind == lex.Ident && t.endsDirective(j+2) {
-		return false, hipMacro(t.text(j + 1))
+		if hipMacro(t.text(j + 1)) {
+			return hipBranch{cudaAlt: true, elseNative: true}
+		}
+		return hipBranch{}
 	}
-	alt, any := false, false // the current alternative tests a HIP macro; any alternative seen
+	// alt: the current alternative tests a HIP macro; only: and is that
+	// test alone; pure: every alternative so far was one alone.
+	alt, only, pure, any := false, true, true, false
+	endAlt := func() bool {
+		pure = pure && alt && only
+		return alt
+	}
 	for depth := 0; !t.endsDirective(j); j++ {
 		any = true
 		switch {
 		case t.isByte(j, '('):
 			depth++
+			only = false
 		case t.isByte(j, ')'):
 			depth--
 		case depth > 0:
 		case t.is(j, "||"):
-			if !alt {
-				return false, false
+			if !endAlt() {
+				return hipBranch{}
 			}
-			alt = false
+			alt, only = false, true
 		case t.is(j, "defined"):
 			m, end, _, ok := t.definedTest(j)
 			if !ok {
-				return false, false
+				return hipBranch{}
 			}
-			if hipMacro(t.text(m)) && !t.is(j-1, "!") {
+			if hipMacro(t.text(m)) && !t.is(j-1, "!") && !alt {
 				alt = true
+			} else {
+				only = false
 			}
 			j = end - 1
-		case t.tok(j).Kind == lex.Ident && hipMacro(t.text(j)) && !t.is(j-1, "!"):
+		case t.tok(j).Kind == lex.Ident && hipMacro(t.text(j)) && !t.is(j-1, "!") && !alt &&
+			(t.endsDirective(j+1) || t.is(j+1, "&&") || t.is(j+1, "||") || t.isByte(j+1, ')')):
 			// M alone, as a truth value, not compared (HIP_VERSION < N
 			// holds where HIP_VERSION is undefined).
-			if next := j + 1; t.endsDirective(next) || t.is(next, "&&") || t.is(next, "||") || t.isByte(next, ')') {
-				alt = true
-			}
+			alt = true
+		default:
+			only = false
 		}
 	}
-	return any && alt, false
+	if !any || !endAlt() {
+		return hipBranch{}
+	}
+	return hipBranch{native: true, elseCudaAlt: pure}
 }
 
 // hipMacro reports whether a macro that a project tests names HIP or ROCm
@@ -254,10 +281,21 @@ func hipMacro(b []byte) bool {
 }
 
 // inNative reports whether the walk is inside a branch that only HIP
-// builds compile (see condFrame.native).
+// builds compile (see hipBranch).
 func (t *translator) inNative() bool {
 	for _, f := range t.conds {
-		if f.native {
+		if f.hip.native {
+			return true
+		}
+	}
+	return false
+}
+
+// inCudaAlt reports whether the walk is inside a branch that only builds
+// where a test of HIP fails compile (see hipBranch).
+func (t *translator) inCudaAlt() bool {
+	for _, f := range t.conds {
+		if f.hip.cudaAlt {
 			return true
 		}
 	}

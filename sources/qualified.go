@@ -279,7 +279,7 @@ var warpTransposes = map[string]bool{
 // reported once per file.
 func (t *translator) cubWarpWidth(last int, e hipmap.Entry) {
 	if t.inNative() {
-		return // the project's HIP code (see condFrame.native)
+		return // the project's HIP code (see hipBranch)
 	}
 	if warpTransposes[e.CUDA] {
 		t.report(last, diag.Warning, checkWaveHazard, e.HIP+" needs blocks whose size is a multiple of the wavefront (64 threads on CDNA; rocPRIM asserts it at compile time), where "+e.CUDA+" needs a multiple of 32: a block of 32 threads does not compile for gfx9 GPUs; choose a direct algorithm for such blocks"+oncePerFile)
@@ -295,7 +295,7 @@ func (t *translator) cubWarpWidth(last int, e hipmap.Entry) {
 	}
 	if pos == 1 && args == 1 {
 		t.insert(at, ", 32")
-		t.report(last, diag.Note, checkWaveLogical, e.HIP+" is given 32 lanes: hipCUB's default width is the wavefront (64 on CDNA), CUB's is 32")
+		t.logicalWarp(last, e.HIP+" is given 32 lanes: hipCUB's default width is the wavefront (64 on CDNA), CUB's is 32")
 		return
 	}
 	t.report(last, diag.Warning, checkWaveHazard, e.HIP+" without a width spans the wavefront (64 lanes on CDNA), where "+e.CUDA+" spans 32: give its LOGICAL_WARP_THREADS argument as 32")

@@ -280,7 +280,7 @@ func (t *translator) findings() ([]diag.Diagnostic, Stats) {
 	// Repeats of a once-per-file diagnostic go first, so that a
 	// hipgen:ignore at its first place silences it for the file.
 	diag.Sort(t.diags)
-	t.diags = dropRepeats(t.diags)
+	t.diags = t.mixedWarps(dropRepeats(t.diags))
 	diags := t.filterSuppressed()
 	slices.Sort(t.asked)
 	return diags, Stats{Mapped: t.mapped, MacrosAsked: slices.Compact(t.asked)}

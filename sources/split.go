@@ -152,7 +152,7 @@ func (t *translator) fork() *translator {
 	c.runtimeIncludes = nil
 	c.firstHIPHeader = -1
 	c.mathUse, c.mathIncluded = -1, false
-	c.needRuntime, c.needHelpers = false, false
+	c.needRuntime, c.needHelpers, c.sharedLogical = false, false, false
 	c.polyfills = nil
 	c.includeEnds = nil
 	c.deviceDecls = nil
@@ -239,6 +239,7 @@ func (t *translator) absorb(p *part) {
 	t.fp8Noted = t.fp8Noted || q.fp8Noted
 	t.cutlassNoted = t.cutlassNoted || q.cutlassNoted
 	t.coalescedNoted = t.coalescedNoted || q.coalescedNoted
+	t.sharedLogical = t.sharedLogical || q.sharedLogical
 	t.conds = append(t.conds[:0], q.conds...)
 	t.deadOnHIP = q.deadOnHIP
 	t.nsScopes = append(t.nsScopes, q.nsScopes[len(p.scopes):]...)

@@ -155,7 +155,7 @@ func TestForkCopiesEveryField(t *testing.T) {
 		"lineInserts": "assemble only", "bom": "assemble only",
 		"posOff": "cache", "posLine": "cache", "lines": "cache", "facts": "shared, safe for concurrent use", "names": "shared",
 		"edits": "merged", "diags": "merged", "mapped": "merged", "asked": "merged", "onAsk": "shared, safe for concurrent use", "runtimeIncludes": "merged", "firstHIPHeader": "merged", "mathUse": "merged", "mathIncluded": "merged",
-		"needRuntime": "merged", "needHelpers": "merged", "polyfills": "merged", "includeEnds": "merged", "deviceDecls": "merged",
+		"needRuntime": "merged", "needHelpers": "merged", "sharedLogical": "merged", "polyfills": "merged", "includeEnds": "merged", "deviceDecls": "merged",
 		"fp8Noted": "carried", "cutlassNoted": "carried", "coalescedNoted": "carried",
 		"conds": "carried", "deadOnHIP": "carried", "nsScopes": "carried", "wave": "carried",
 	}

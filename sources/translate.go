@@ -71,6 +71,7 @@ type translator struct {
 	fp8Noted        bool                // the FP8 format warning is given once per file
 	cutlassNoted    bool                // so is the CUTLASS namespace error
 	coalescedNoted  bool                // and the coalesced-group hazard
+	sharedLogical   bool                // a construct kept on logical warps beside the project's HIP code (see logicalWarp)
 	nsScopes        []nsScope           // namespace aliases and using-directives, see qualified.go
 	br              lex.Brackets        // the brackets of toks paired, see matching and openAround
 	idents          *lex.Idents         // every identifier of the file (see mayName)

@@ -2,6 +2,7 @@ package sources
 
 import (
 	"bytes"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -194,9 +195,9 @@ func (t *translator) warpCall(k int, name string) int {
 		}
 		if len(args) == want-1 {
 			t.insert(int(t.tok(close).Start), ", 32")
-			t.report(k, diag.Note, checkWaveLogical, name+": 32-lane logical warp (width 32): the CUDA code assumes 32-lane warps, so each half of a 64-wide wavefront shuffles on its own")
+			t.logicalWarp(k, name+": 32-lane logical warp (width 32): the CUDA code assumes 32-lane warps, so each half of a 64-wide wavefront shuffles on its own")
 		} else if len(args) == want && !legacy {
-			t.report(k, diag.Note, checkWaveLogical, name+": kept the explicit width, which is at most 32 in CUDA code, so the shuffle stays inside a 32-lane logical warp")
+			t.logicalWarp(k, name+": kept the explicit width, which is at most 32 in CUDA code, so the shuffle stays inside a 32-lane logical warp")
 		}
 	case name == "__syncwarp":
 		t.needHelpers = true
@@ -206,11 +207,11 @@ func (t *translator) warpCall(k int, name string) int {
 		t.needHelpers = true
 		t.replace(k, warpIntrinsics[name])
 		t.insert(int(t.tok(open).End), "0xffffffffu, ")
-		t.report(k, diag.Note, checkWaveLogical, name+": pre-CUDA 9 form returns 32 lanes in CUDA but 64 in HIP; kept a 32-lane logical warp")
+		t.logicalWarp(k, name+": pre-CUDA 9 form returns 32 lanes in CUDA but 64 in HIP; kept a 32-lane logical warp")
 	default:
 		t.needHelpers = true
 		t.replace(k, warpIntrinsics[name])
-		t.report(k, diag.Note, checkWaveLogical, name+": 32-lane logical warp: results hold the lane's 32-lane half of the wavefront, so 32-bit masks, __popc, __ffs and lane arithmetic keep their CUDA meaning")
+		t.logicalWarp(k, name+": 32-lane logical warp: results hold the lane's 32-lane half of the wavefront, so 32-bit masks, __popc, __ffs and lane arithmetic keep their CUDA meaning")
 	}
 	return k + 1
 }
@@ -235,7 +236,7 @@ func (t *translator) warpCallWide(k int, name string, open, close int, args [][2
 		if len(args) == 4 {
 			// An explicit width is the code's own segment: kept.
 			width := t.span(args[3][0], args[3][1])
-			t.report(k, diag.Note, checkWaveLogical, name+": kept the explicit width "+width+", so the shuffle stays inside segments of that many lanes")
+			t.logicalWarp(k, name+": kept the explicit width "+width+", so the shuffle stays inside segments of that many lanes")
 			if name == "__shfl_sync" {
 				t.wrapSourceLane(args[2], t.copiedSpan(args[3][0], args[3][1]))
 			}
@@ -311,7 +312,7 @@ func (t *translator) bitCall(k int, name string) int {
 	wideArg := strings.Contains(arg, "__ballot(") && !strings.Contains(arg, "hipgen_") || t.wave.wide && (t.wave.isNarrow(arg) || strings.Contains(arg, "__ballot_sync") || strings.Contains(arg, "__activemask"))
 	if !wideArg {
 		if strings.Contains(arg, "__ballot_sync") || strings.Contains(arg, "__activemask") {
-			t.report(k, diag.Note, checkWaveLogical, name+" on a ballot mask: kept the 32-bit form; ballots are 32-lane logical warp masks")
+			t.logicalWarp(k, name+" on a ballot mask: kept the 32-bit form; ballots are 32-lane logical warp masks")
 		}
 		return k + 1
 	}
@@ -330,6 +331,38 @@ func (t *translator) bitCall(k int, name string) int {
 	return k + 1
 }
 
+// logicalWarp reports at k, with msg, a warp construct kept on 32-lane
+// logical warps, and remembers whether it is compiled beside the
+// project's own HIP code (outside every branch that only builds where a
+// test of HIP fails take; see mixedWarps).
+func (t *translator) logicalWarp(k int, msg string) {
+	if !t.wave.wide && !t.inCudaAlt() {
+		t.sharedLogical = true
+	}
+	t.report(k, diag.Note, checkWaveLogical, msg)
+}
+
+// mixedWarps warns, at the first of the notes on the project's own HIP
+// warp code (wave64-native, which ds holds sorted), when the file's CUDA
+// warp code compiled beside it keeps 32-lane logical warps: the two agree
+// on CDNA GPUs only where no warp size, lane index or mask passes between
+// them. ds is returned with the warning in place.
+func (t *translator) mixedWarps(ds []diag.Diagnostic) []diag.Diagnostic {
+	if !t.sharedLogical {
+		return ds
+	}
+	for i, d := range ds {
+		if d.Check != checkWaveNative {
+			continue
+		}
+		w := d
+		w.Severity, w.Check = diag.Warning, checkWaveHazard
+		w.Message = "this file has warp code of the project's own for HIP, left as written (the whole wavefront: 64 lanes on CDNA), and CUDA warp code compiled beside it that hipgen keeps on 32-lane logical warps: a warp size, lane index or mask that passes from one to the other (a WARP_SIZE defined as warpSize in a HIP branch bounding a loop of CUDA shuffles) disagrees on CDNA GPUs; route the CUDA code's warp operations through the project's HIP wrappers, or check that no such value crosses"
+		return slices.Insert(ds, i, w)
+	}
+	return ds
+}
+
 // warpSizeIdent handles the device-side warpSize.
 func (t *translator) warpSizeIdent(k int) int {
 	if t.is(k-1, ".") || t.is(k-1, "->") {
@@ -341,7 +374,7 @@ func (t *translator) warpSizeIdent(k int) int {
 	}
 	t.needHelpers = true
 	t.replace(k, "hipgen_warp_size")
-	t.report(k, diag.Note, checkWaveLogical, "warpSize: 32-lane logical warp (hipgen_warp_size = 32), consistent with the width-32 shuffles and 32-bit ballots of the translation")
+	t.logicalWarp(k, "warpSize: 32-lane logical warp (hipgen_warp_size = 32), consistent with the width-32 shuffles and 32-bit ballots of the translation")
 	return k + 1
 }
 
