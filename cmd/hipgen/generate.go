@@ -18,7 +18,7 @@ import (
 
 var generateCommand = &command{
 	name:    "generate",
-	summary: "write CMake, setup.py or Bazel build files",
+	summary: "write CMake build files (setup.py and Bazel generators are not written yet)",
 	usage:   "generate [--standalone] [--check] [all|" + strings.Join(all.Names(), "|") + "]",
 	long: `
 Generates build files from hipgen.jsonnet for one build system, or for all
