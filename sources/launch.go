@@ -171,6 +171,13 @@ func (t *translator) kernelStart(k int) int {
 	if t.is(j-1, "::") {
 		j--
 	}
+	if t.is(j-1, ".") || t.is(j-1, "->") {
+		// A member ("obj.kernel<<<...>>>", which CUDA rejects): the
+		// rewrite would leave the member access on hipLaunchKernelGGL
+		// and make the name an argument, which a later run reads as
+		// no member.
+		return -1
+	}
 	return j
 }
 
