@@ -58,7 +58,7 @@ type Artifact struct {
 }
 
 // buildable reports whether hipgen compiles k itself; Python and Torch
-// extensions are built by the generated setup.py instead.
+// extensions are not (there is no setup.py generator yet).
 func buildable(k model.Kind) bool {
 	return k == model.KindLibrary || k == model.KindBinary || k == model.KindTest
 }
@@ -88,7 +88,7 @@ func SelectTargets(p *model.Project, names []string, only func(*model.Target) bo
 			return nil, fmt.Errorf("%s", msg)
 		}
 		if !buildable(t.Kind) {
-			return nil, fmt.Errorf("target %q is a %s: build it with the generated setup.py ('hipgen generate'), not 'hipgen build'", n, t.Kind)
+			return nil, fmt.Errorf("target %q is a %s: hipgen does not build extensions yet (no setup.py generator); build it with the project's setup.py", n, t.Kind)
 		}
 		roots = append(roots, t)
 	}

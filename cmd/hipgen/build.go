@@ -30,8 +30,8 @@ the named targets (default: every library, binary and test) and their
 dependencies with hipcc (--offload-arch per arch, HIP_PLATFORM=amd) and
 nvcc (-gencode per arch) straight from the manifest, without CMake or Bazel.
 Outputs go to build/hipgen/<backend>/: lib<name>.a, <binary>, <test>, and
-obj/ for object files. Python and Torch extensions are left to the generated
-setup.py.
+obj/ for object files. Python and Torch extensions are not built: there is
+no setup.py generator yet, so the project's own setup.py builds them.
 
 Architectures come from --rocm-arch/--cuda-arch, the environment
 (PYTORCH_ROCM_ARCH, TORCH_CUDA_ARCH_LIST, ...), the GPUs found on this
@@ -151,7 +151,7 @@ func setupBuild(ctx context.Context, e *env, f *buildFlags, targets []string, on
 			}
 		}
 		if len(ext) > 0 {
-			note("not building %s: extensions are built by the generated setup.py ('hipgen generate')", strings.Join(ext, ", "))
+			note("not building %s: hipgen does not build Python or Torch extensions yet (no setup.py generator); build them with the project's setup.py, from the translated tree for ROCm", strings.Join(ext, ", "))
 		}
 	}
 	platforms, err := choosePlatforms(e, f.backend, note)
