@@ -15,8 +15,8 @@ const (
 	checkWaveLogical = "wave64-logical-warp" // a construct kept on 32-lane logical warps
 	checkWaveWiden   = "wave64-widen"        // a construct widened to the wavefront
 	checkWaveHazard  = "wave64-hazard"       // no safe rewrite exists
-	checkWarpLiteral = "warp-size-literal"   // a literal 32 (or 31, 5)
-	checkWaveNative  = "wave64-native"       // the project's own HIP code, left as written left in place
+	checkWarpLiteral = "warp-size-literal"   // a literal 32 (or 31, 5) left in place
+	checkWaveNative  = "wave64-native"       // the project's own HIP code, left as written
 )
 
 // waveState is what the translator knows about warp-level code in one file.
