@@ -30,8 +30,9 @@ the sources reach must be looked up from to find a file of the project (src
 for #include <lib/util.hxx> naming src/lib/util.hxx). The nvcc flags that
 such code needs to compile at all (--expt-extended-lambda or
 --extended-lambda, --expt-relaxed-constexpr), where the project's CMake,
-setup.py or make files give them, become every target's cuda_flags. The manifest is validated before it is written; an existing
-hipgen.jsonnet is left alone unless --force is given.
+setup.py or make files give them, become every target's cuda_flags. The
+manifest is validated before it is written; an existing hipgen.jsonnet is
+left alone unless --force is given.
 `,
 	flags: func(fs *flag.FlagSet) func(e *env, args []string) int {
 		force := fs.Bool("force", false, "replace an existing hipgen.jsonnet")
