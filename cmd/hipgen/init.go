@@ -27,7 +27,10 @@ one library target with every .cu file that has no main(), and one binary
 each depending on the library. Directories holding .cuh headers become
 include directories, and so does each directory that an #include of a file
 the sources reach must be looked up from to find a file of the project (src
-for #include <lib/util.hxx> naming src/lib/util.hxx). The nvcc flags that
+for #include <lib/util.hxx> naming src/lib/util.hxx). Each CUDAExtension
+that a setup.py declares with literal name= and sources= becomes a
+torch_extension target with those sources (its .cpp bindings included),
+which the library then leaves out. The nvcc flags that
 such code needs to compile at all (--expt-extended-lambda or
 --extended-lambda, --expt-relaxed-constexpr), where the project's CMake,
 setup.py or make files give them, become every target's cuda_flags. The
@@ -105,8 +108,27 @@ func runInit(e *env, force bool, name string) int {
 	if name == "" {
 		name = sanitizeName(filepath.Base(e.Dir))
 	}
+	known := map[string]bool{}
+	for _, list := range [][]string{cus, cuhs, others} {
+		for _, f := range list {
+			known[f] = true
+		}
+	}
+	exts, err := torchExtensionsIn(e.Dir, buildFiles, func(p string) bool { return known[p] })
+	if err != nil {
+		return e.errorf(exitUsage, "init: %v", err)
+	}
+	inExt := map[string]bool{}
+	for _, x := range exts {
+		for _, f := range x.sources {
+			inExt[f] = true
+		}
+	}
 	var lib, mains []string
 	for _, f := range cus {
+		if inExt[f] {
+			continue // an extension's
+		}
 		data, err := os.ReadFile(filepath.Join(e.Dir, filepath.FromSlash(f)))
 		if err != nil {
 			return e.errorf(exitUsage, "init: %v", err)
@@ -127,14 +149,21 @@ func runInit(e *env, force bool, name string) int {
 	}
 	h := archdetect.RealHost()
 	h.Getenv = e.Getenv
-	src := starterManifest(name, lib, cuhs, incs, mains, flags, starterArchs(h, archdetect.CUDA), starterArchs(h, archdetect.ROCm))
+	src := starterManifest(name, lib, cuhs, incs, mains, exts, flags, starterArchs(h, archdetect.CUDA), starterArchs(h, archdetect.ROCm))
 	if _, err := manifest.LoadSource(e.Dir, manifest.FileName, src); err != nil {
 		return e.errorf(exitUsage, "init: the starter manifest does not validate, nothing written:\n%v", err)
 	}
 	if _, err := builder.WriteGenerated(e.Dir, manifest.FileName, src, builder.WriteOptions{AllowOverwriteForeign: true}); err != nil {
 		return e.errorf(exitUsage, "init: %v", err)
 	}
-	fmt.Fprintf(e.Stdout, "wrote %s: %d library sources, %d headers, %d programs\n", manifest.FileName, len(lib), len(cuhs), len(mains))
+	extNote := ""
+	if len(exts) > 0 {
+		extNote = fmt.Sprintf(", %d PyTorch extension", len(exts))
+		if len(exts) > 1 {
+			extNote += "s"
+		}
+	}
+	fmt.Fprintf(e.Stdout, "wrote %s: %d library sources, %d headers, %d programs%s\n", manifest.FileName, len(lib), len(cuhs), len(mains), extNote)
 	return exitOK
 }
 
@@ -204,7 +233,7 @@ func (l archLine) write(b *bytes.Buffer, key string) {
 	fmt.Fprintf(b, "  %s: { archs: [%s] },\n", key, strings.Join(q, ", "))
 }
 
-func starterManifest(name string, lib, hdrs, incs, mains []string, flags nvccFlags, cuda, rocm archLine) []byte {
+func starterManifest(name string, lib, hdrs, incs, mains []string, exts []torchExtension, flags nvccFlags, cuda, rocm archLine) []byte {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "// hipgen manifest, written by 'hipgen init'. Edit freely: see the README's\n// manifest reference. 'hipgen manifest' prints what this evaluates to.\n{\n")
 	fmt.Fprintf(&b, "  name: %s,\n", quote(name))
@@ -223,6 +252,15 @@ func starterManifest(name string, lib, hdrs, incs, mains []string, flags nvccFla
 		writeList(&b, "includes", incs)
 		flags.write(&b)
 		fmt.Fprintf(&b, "    },\n")
+	}
+	for _, x := range exts {
+		base := sanitizeTarget(x.module)
+		tn := base
+		for i := 2; taken[tn]; i++ {
+			tn = fmt.Sprintf("%s_%d", base, i)
+		}
+		taken[tn] = true
+		x.write(&b, tn, incs, flags)
 	}
 	for _, m := range mains {
 		base := sanitizeTarget(strings.TrimSuffix(path.Base(m), ".cu"))
