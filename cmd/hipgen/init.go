@@ -30,12 +30,12 @@ the sources reach must be looked up from to find a file of the project (src
 for #include <lib/util.hxx> naming src/lib/util.hxx). Each CUDAExtension
 that a setup.py declares with literal name= and sources= becomes a
 torch_extension target with those sources (its .cpp bindings included),
-which the library then leaves out. The nvcc flags that
-such code needs to compile at all (--expt-extended-lambda or
---extended-lambda, --expt-relaxed-constexpr), where the project's CMake,
-setup.py or make files give them, become every target's cuda_flags. The
-manifest is validated before it is written; an existing hipgen.jsonnet is
-left alone unless --force is given.
+which the library then leaves out. The nvcc flags that such code needs to
+compile at all (--expt-extended-lambda or --extended-lambda,
+--expt-relaxed-constexpr), where the project's CMake, setup.py or make
+files give them, become every target's cuda_flags. The manifest is
+validated before it is written; an existing hipgen.jsonnet is left alone
+unless --force is given.
 `,
 	flags: func(fs *flag.FlagSet) func(e *env, args []string) int {
 		force := fs.Bool("force", false, "replace an existing hipgen.jsonnet")
