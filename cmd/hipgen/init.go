@@ -30,12 +30,13 @@ the sources reach must be looked up from to find a file of the project (src
 for #include <lib/util.hxx> naming src/lib/util.hxx). Each CUDAExtension
 that a setup.py declares with literal name= and sources= becomes a
 torch_extension target with those sources (its .cpp bindings included),
-which the library then leaves out. The nvcc flags that such code needs to
-compile at all (--expt-extended-lambda or --extended-lambda,
---expt-relaxed-constexpr), where the project's CMake, setup.py or make
-files give them, become every target's cuda_flags. The manifest is
-validated before it is written; an existing hipgen.jsonnet is left alone
-unless --force is given.
+which the library then leaves out. A program gets the C++ source beside
+a header it includes that shares the header's name (graph.cxx for
+graph.hxx). The nvcc flags that such code needs to compile at all
+(--expt-extended-lambda or --extended-lambda, --expt-relaxed-constexpr),
+where the project's CMake, setup.py or make files give them, become every
+target's cuda_flags. The manifest is validated before it is written; an
+existing hipgen.jsonnet is left alone unless --force is given.
 `,
 	flags: func(fs *flag.FlagSet) func(e *env, args []string) int {
 		force := fs.Bool("force", false, "replace an existing hipgen.jsonnet")
@@ -147,9 +148,15 @@ func runInit(e *env, force bool, name string) int {
 	if err != nil {
 		return e.errorf(exitUsage, "init: %v", err)
 	}
+	companions := map[string][]string{}
+	for _, m := range mains {
+		if companions[m], err = companionSources(e.Dir, m, incs, known); err != nil {
+			return e.errorf(exitUsage, "init: %v", err)
+		}
+	}
 	h := archdetect.RealHost()
 	h.Getenv = e.Getenv
-	src := starterManifest(name, lib, cuhs, incs, mains, exts, flags, starterArchs(h, archdetect.CUDA), starterArchs(h, archdetect.ROCm))
+	src := starterManifest(name, lib, cuhs, incs, mains, companions, exts, flags, starterArchs(h, archdetect.CUDA), starterArchs(h, archdetect.ROCm))
 	if _, err := manifest.LoadSource(e.Dir, manifest.FileName, src); err != nil {
 		return e.errorf(exitUsage, "init: the starter manifest does not validate, nothing written:\n%v", err)
 	}
@@ -233,7 +240,7 @@ func (l archLine) write(b *bytes.Buffer, key string) {
 	fmt.Fprintf(b, "  %s: { archs: [%s] },\n", key, strings.Join(q, ", "))
 }
 
-func starterManifest(name string, lib, hdrs, incs, mains []string, exts []torchExtension, flags nvccFlags, cuda, rocm archLine) []byte {
+func starterManifest(name string, lib, hdrs, incs, mains []string, companions map[string][]string, exts []torchExtension, flags nvccFlags, cuda, rocm archLine) []byte {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "// hipgen manifest, written by 'hipgen init'. Edit freely: see the README's\n// manifest reference. 'hipgen manifest' prints what this evaluates to.\n{\n")
 	fmt.Fprintf(&b, "  name: %s,\n", quote(name))
@@ -274,7 +281,7 @@ func starterManifest(name string, lib, hdrs, incs, mains []string, exts []torchE
 			kind = "test"
 		}
 		fmt.Fprintf(&b, "    {\n      name: %s,\n      kind: '%s',\n", quote(tn), kind)
-		writeList(&b, "srcs", []string{m})
+		writeList(&b, "srcs", append([]string{m}, companions[m]...))
 		if len(lib) > 0 || len(hdrs) > 0 {
 			writeList(&b, "deps", []string{libName})
 		} else if len(incs) > 0 {

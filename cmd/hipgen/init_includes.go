@@ -185,3 +185,34 @@ func (f nvccFlags) write(b *bytes.Buffer) {
 	fmt.Fprintf(b, "      // From %s.\n", strings.Join(f.files, ", "))
 	writeList(b, "cuda_flags", f.flags)
 }
+
+// companionSources returns the C and C++ sources (.cpp, .cc, .cxx, .c)
+// that sit beside a project header the program file prog reaches, share
+// its name and have no main() (graph.cxx for graph.hxx: the usual home of
+// what such a header declares), sorted. known holds the project's files.
+func companionSources(root, prog string, incs []string, known map[string]bool) ([]string, error) {
+	read := func(p string) ([]byte, error) { return os.ReadFile(filepath.Join(root, filepath.FromSlash(p))) }
+	hdrs, err := sources.IncludeClosure(read, prog, incs)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, h := range hdrs {
+		stem := strings.TrimSuffix(h, path.Ext(h))
+		for _, ext := range []string{".cpp", ".cc", ".cxx", ".c"} {
+			c := stem + ext
+			if c == h || !known[c] {
+				continue
+			}
+			data, err := read(c)
+			if err != nil {
+				return nil, err
+			}
+			if !mainRe.Get().Match(data) {
+				out = append(out, c)
+			}
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out), nil
+}
