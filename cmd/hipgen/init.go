@@ -156,7 +156,10 @@ func runInit(e *env, force bool, name string) int {
 	}
 	h := archdetect.RealHost()
 	h.Getenv = e.Getenv
-	src := starterManifest(name, lib, cuhs, incs, mains, companions, exts, flags, starterArchs(h, archdetect.CUDA), starterArchs(h, archdetect.ROCm))
+	src := starter{
+		name: name, lib: lib, hdrs: cuhs, incs: incs, mains: mains, companions: companions, exts: exts, flags: flags,
+		cuda: starterArchs(h, archdetect.CUDA), rocm: starterArchs(h, archdetect.ROCm),
+	}.manifest()
 	if _, err := manifest.LoadSource(e.Dir, manifest.FileName, src); err != nil {
 		return e.errorf(exitUsage, "init: the starter manifest does not validate, nothing written:\n%v", err)
 	}
@@ -240,7 +243,20 @@ func (l archLine) write(b *bytes.Buffer, key string) {
 	fmt.Fprintf(b, "  %s: { archs: [%s] },\n", key, strings.Join(q, ", "))
 }
 
-func starterManifest(name string, lib, hdrs, incs, mains []string, companions map[string][]string, exts []torchExtension, flags nvccFlags, cuda, rocm archLine) []byte {
+// starter is what a starter manifest is written from.
+type starter struct {
+	name                   string
+	lib, hdrs, incs, mains []string            // library sources, .cuh headers, include directories, programs
+	companions             map[string][]string // each program's C++ sources beside its headers
+	exts                   []torchExtension
+	flags                  nvccFlags
+	cuda, rocm             archLine
+}
+
+// manifest returns the starter manifest's text.
+func (st starter) manifest() []byte {
+	name, lib, hdrs, incs, mains, companions, exts, flags := st.name, st.lib, st.hdrs, st.incs, st.mains, st.companions, st.exts, st.flags
+	cuda, rocm := st.cuda, st.rocm
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "// hipgen manifest, written by 'hipgen init'. Edit freely: see the README's\n// manifest reference. 'hipgen manifest' prints what this evaluates to.\n{\n")
 	fmt.Fprintf(&b, "  name: %s,\n", quote(name))
