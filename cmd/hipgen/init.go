@@ -32,11 +32,13 @@ that a setup.py declares with literal name= and sources= becomes a
 torch_extension target with those sources (its .cpp bindings included),
 which the library then leaves out. A program gets the C++ source beside
 a header it includes that shares the header's name (graph.cxx for
-graph.hxx). The nvcc flags that such code needs to compile at all
-(--expt-extended-lambda or --extended-lambda, --expt-relaxed-constexpr),
-where the project's CMake, setup.py or make files give them, become every
-target's cuda_flags. The manifest is validated before it is written; an
-existing hipgen.jsonnet is left alone unless --force is given.
+graph.hxx), and the CUDA libraries whose headers it reaches to link
+(cublas for cublas_v2.h, curand for curand.h, ...). The nvcc flags that
+such code needs to compile at all (--expt-extended-lambda or
+--extended-lambda, --expt-relaxed-constexpr), where the project's CMake,
+setup.py or make files give them, become every target's cuda_flags. The
+manifest is validated before it is written; an existing hipgen.jsonnet is
+left alone unless --force is given.
 `,
 	flags: func(fs *flag.FlagSet) func(e *env, args []string) int {
 		force := fs.Bool("force", false, "replace an existing hipgen.jsonnet")
@@ -148,16 +150,26 @@ func runInit(e *env, force bool, name string) int {
 	if err != nil {
 		return e.errorf(exitUsage, "init: %v", err)
 	}
-	companions := map[string][]string{}
+	companions, links := map[string][]string{}, map[string][]string{}
 	for _, m := range mains {
-		if companions[m], err = companionSources(e.Dir, m, incs, known); err != nil {
+		r, err := reached(e.Dir, []string{m}, incs)
+		if err == nil {
+			companions[m], err = companionSources(e.Dir, r.headers, known)
+		}
+		if err != nil {
 			return e.errorf(exitUsage, "init: %v", err)
 		}
+		links[m] = r.libs
 	}
+	libReach, err := reached(e.Dir, lib, incs)
+	if err != nil {
+		return e.errorf(exitUsage, "init: %v", err)
+	}
+	links[""] = libReach.libs
 	h := archdetect.RealHost()
 	h.Getenv = e.Getenv
 	src := starter{
-		name: name, lib: lib, hdrs: cuhs, incs: incs, mains: mains, companions: companions, exts: exts, flags: flags,
+		name: name, lib: lib, hdrs: cuhs, incs: incs, mains: mains, companions: companions, links: links, exts: exts, flags: flags,
 		cuda: starterArchs(h, archdetect.CUDA), rocm: starterArchs(h, archdetect.ROCm),
 	}.manifest()
 	if _, err := manifest.LoadSource(e.Dir, manifest.FileName, src); err != nil {
@@ -248,6 +260,7 @@ type starter struct {
 	name                   string
 	lib, hdrs, incs, mains []string            // library sources, .cuh headers, include directories, programs
 	companions             map[string][]string // each program's C++ sources beside its headers
+	links                  map[string][]string // libraries each program ("" the library) must link
 	exts                   []torchExtension
 	flags                  nvccFlags
 	cuda, rocm             archLine
@@ -255,7 +268,7 @@ type starter struct {
 
 // manifest returns the starter manifest's text.
 func (st starter) manifest() []byte {
-	name, lib, hdrs, incs, mains, companions, exts, flags := st.name, st.lib, st.hdrs, st.incs, st.mains, st.companions, st.exts, st.flags
+	name, lib, hdrs, incs, mains, companions, links, exts, flags := st.name, st.lib, st.hdrs, st.incs, st.mains, st.companions, st.links, st.exts, st.flags
 	cuda, rocm := st.cuda, st.rocm
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "// hipgen manifest, written by 'hipgen init'. Edit freely: see the README's\n// manifest reference. 'hipgen manifest' prints what this evaluates to.\n{\n")
@@ -273,6 +286,7 @@ func (st starter) manifest() []byte {
 		writeList(&b, "srcs", lib)
 		writeList(&b, "hdrs", hdrs)
 		writeList(&b, "includes", incs)
+		writeList(&b, "link", links[""])
 		flags.write(&b)
 		fmt.Fprintf(&b, "    },\n")
 	}
@@ -303,6 +317,7 @@ func (st starter) manifest() []byte {
 		} else if len(incs) > 0 {
 			writeList(&b, "includes", incs)
 		}
+		writeList(&b, "link", links[m])
 		flags.write(&b)
 		fmt.Fprintf(&b, "    },\n")
 	}

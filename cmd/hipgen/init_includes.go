@@ -187,15 +187,10 @@ func (f nvccFlags) write(b *bytes.Buffer) {
 }
 
 // companionSources returns the C and C++ sources (.cpp, .cc, .cxx, .c)
-// that sit beside a project header the program file prog reaches, share
-// its name and have no main() (graph.cxx for graph.hxx: the usual home of
-// what such a header declares), sorted. known holds the project's files.
-func companionSources(root, prog string, incs []string, known map[string]bool) ([]string, error) {
-	read := func(p string) ([]byte, error) { return os.ReadFile(filepath.Join(root, filepath.FromSlash(p))) }
-	hdrs, err := sources.IncludeClosure(read, prog, incs)
-	if err != nil {
-		return nil, err
-	}
+// that sit beside a project header of hdrs, share its name and have no
+// main() (graph.cxx for graph.hxx: the usual home of what such a header
+// declares), sorted. known holds the project's files.
+func companionSources(root string, hdrs []string, known map[string]bool) ([]string, error) {
 	var out []string
 	for _, h := range hdrs {
 		stem := strings.TrimSuffix(h, path.Ext(h))
@@ -204,7 +199,7 @@ func companionSources(root, prog string, incs []string, known map[string]bool) (
 			if c == h || !known[c] {
 				continue
 			}
-			data, err := read(c)
+			data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(c)))
 			if err != nil {
 				return nil, err
 			}
@@ -215,4 +210,66 @@ func companionSources(root, prog string, incs []string, known map[string]bool) (
 	}
 	slices.Sort(out)
 	return slices.Compact(out), nil
+}
+
+// linkedHeaders are the CUDA library headers whose functions live in a
+// library that a program must link (nvcc links only cudart by itself),
+// with that library as the manifest's link field names it. Header-only
+// parts (curand_kernel.h, nvtx3) need none.
+var linkedHeaders = map[string]string{
+	"cublas_v2.h": "cublas", "cublas.h": "cublas", "cublas_api.h": "cublas",
+	"cublasLt.h": "cublasLt",
+	"curand.h":   "curand",
+	"cufft.h":    "cufft", "cufftXt.h": "cufft",
+	"cusparse.h": "cusparse", "cusparse_v2.h": "cusparse",
+	"cusolverDn.h": "cusolver", "cusolverSp.h": "cusolver", "cusolverRf.h": "cusolver", "cusolver_common.h": "cusolver",
+	"nvrtc.h":      "nvrtc",
+	"cuda.h":       "cuda",
+	"nvToolsExt.h": "nvToolsExt",
+	"cudnn.h":      "cudnn",
+	"nccl.h":       "nccl",
+}
+
+// reach is what a set of sources reaches through #include.
+type reach struct {
+	headers []string // project headers, slash paths from the root
+	libs    []string // libraries to link (linkedHeaders), sorted
+}
+
+// reached returns what the files (slash paths from root) reach through
+// #include, looked up as the translation looks them up (incs).
+func reached(root string, files, incs []string) (reach, error) {
+	read := func(p string) ([]byte, error) { return os.ReadFile(filepath.Join(root, filepath.FromSlash(p))) }
+	var r reach
+	all := map[string]bool{}
+	for _, f := range files {
+		hdrs, err := sources.IncludeClosure(read, f, incs)
+		if err != nil {
+			return reach{}, err
+		}
+		all[f] = true
+		for _, h := range hdrs {
+			if !all[h] {
+				all[h] = true
+				r.headers = append(r.headers, h)
+			}
+		}
+	}
+	for _, f := range slices.Sorted(maps.Keys(all)) {
+		data, err := read(f)
+		if err != nil {
+			return reach{}, err
+		}
+		for _, inc := range sources.Includes(data) {
+			lib, ok := linkedHeaders[inc.Path]
+			if !ok || slices.ContainsFunc(sources.IncludeCandidates(f, inc, incs), func(c string) bool { return all[c] }) {
+				continue // not a library's, or a file of the project
+			}
+			r.libs = append(r.libs, lib)
+		}
+	}
+	slices.Sort(r.headers)
+	slices.Sort(r.libs)
+	r.libs = slices.Compact(r.libs)
+	return r, nil
 }
