@@ -215,7 +215,9 @@ func companionSources(root string, hdrs []string, known map[string]bool) ([]stri
 // linkedHeaders are the CUDA library headers whose functions live in a
 // library that a program must link (nvcc links only cudart by itself),
 // with that library as the manifest's link field names it. Header-only
-// parts (curand_kernel.h, nvtx3) need none.
+// parts (curand_kernel.h, nvtx3) need none, and cuda.h is left out: it is
+// as often included for CUDA_VERSION and its types as for the driver API,
+// and a build machine without NVIDIA's driver has no libcuda to link.
 var linkedHeaders = map[string]string{
 	"cublas_v2.h": "cublas", "cublas.h": "cublas", "cublas_api.h": "cublas",
 	"cublasLt.h": "cublasLt",
@@ -224,7 +226,6 @@ var linkedHeaders = map[string]string{
 	"cusparse.h": "cusparse", "cusparse_v2.h": "cusparse",
 	"cusolverDn.h": "cusolver", "cusolverSp.h": "cusolver", "cusolverRf.h": "cusolver", "cusolver_common.h": "cusolver",
 	"nvrtc.h":      "nvrtc",
-	"cuda.h":       "cuda",
 	"nvToolsExt.h": "nvToolsExt",
 	"cudnn.h":      "cudnn",
 	"nccl.h":       "nccl",
