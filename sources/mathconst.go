@@ -117,3 +117,26 @@ func addMathConstants(m map[string]polyfill) {
 		m[c.name] = polyfill{name: name, typ: true, constant: true, why: mathConstantWhy, code: "#define " + name + " " + c.value}
 	}
 }
+
+// sharedmemCarveouts are CUDA's named values of a kernel's preferred
+// shared memory carveout (cudaFuncAttributePreferredSharedMemoryCarveout,
+// a percentage, or -1 for the device's default). HIP takes the attribute
+// (hipFuncAttributePreferredSharedMemoryCarveout) and its integer but names
+// no value; AMD GPUs do not split L1 and LDS that way, and ROCm accepts
+// the hint without acting on it.
+var sharedmemCarveouts = [...]struct{ name, value string }{
+	{"cudaSharedmemCarveoutDefault", "(-1)"},
+	{"cudaSharedmemCarveoutMaxL1", "0"},
+	{"cudaSharedmemCarveoutMaxShared", "100"},
+}
+
+// carveoutWhy explains the stand-ins, in one note for all of a file's.
+const carveoutWhy = "CUDA's named shared memory carveouts (cudaSharedmemCarveoutMaxShared, ...) became HIPGEN_ macros of CUDA's values (-1, 0, 100), defined in the file: HIP takes the carveout attribute and its value but names none, and AMD GPUs, which do not split L1 and shared memory that way, take it as a hint they do not act on"
+
+// addCarveouts adds a polyfill for each of sharedmemCarveouts.
+func addCarveouts(m map[string]polyfill) {
+	for _, c := range sharedmemCarveouts {
+		name := "HIPGEN_" + c.name
+		m[c.name] = polyfill{name: name, typ: true, constant: true, why: carveoutWhy, code: "#define " + name + " " + c.value}
+	}
+}

@@ -219,6 +219,7 @@ __host__ __device__ static inline float hipgen_bfloat162float(B b) { return stat
 	}
 	addSIMDPolyfills(m)
 	addMathConstants(m)
+	addCarveouts(m)
 	addBF16IntPolyfills(m)
 	for _, h := range hostMath {
 		m[hostMathKey(h.name)] = hostMathPolyfill(h)

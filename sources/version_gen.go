@@ -6,4 +6,4 @@ package sources
 // Go file below sources/, the mapping table included). It is part of
 // every cache key, so a file translated by another build of the
 // translator is translated again.
-const TranslatorVersion = "8c59e043f99f8f67"
+const TranslatorVersion = "5762ac84b3bfcd29"
