@@ -102,8 +102,7 @@ type treeTranslation struct {
 	doneOnce sync.Once
 	onDone   func(jobs []*translateJob)
 	sorted   []*translateJob // every job, by path, once done is closed
-	leftOut  int             // host sources left out (see addHost), once done is closed
-	setAside []*translateJob // their jobs, by path, once done is closed
+	setAside []*translateJob // the host sources left out (see addHost), by path, once done is closed
 	// headerMacros answers questions about the macros of project
 	// headers (see headers).
 	headersOnce  sync.Once
@@ -273,7 +272,6 @@ func (t *treeTranslation) finish() {
 		t.sorted = make([]*translateJob, 0, len(t.jobs))
 		for _, j := range t.jobs {
 			if j.dropped {
-				t.leftOut++
 				t.setAside = append(t.setAside, j)
 				continue
 			}
@@ -836,7 +834,7 @@ func translateTree(e *env, o *translateFlags, tt *treeTranslation, feed func(fou
 				known++
 			}
 		}
-		printTranslateStats(e, len(jobs), written, skipped, tt.leftOut, known, mapped, all)
+		printTranslateStats(e, len(jobs), written, skipped, len(tt.setAside), known, mapped, all)
 	}
 	if o.check {
 		// --check answers one question, whether the outputs are up to
