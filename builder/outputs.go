@@ -129,12 +129,9 @@ func (t *Tree) Write(rel string, data []byte) (changed bool, err error) {
 // left on disk, written or found unchanged, for the caller to recognise
 // it later without reading it.
 func (t *Tree) WriteStamp(rel string, data []byte) (changed bool, stamp sysfile.Stamp, err error) {
-	if rel == "" || strings.HasPrefix(rel, "/") || filepath.IsAbs(rel) {
-		return false, stamp, fmt.Errorf("%s: %w", rel, ErrOutsideRoot)
-	}
-	clean := filepath.Clean(filepath.FromSlash(rel))
-	if clean == ".." || strings.HasPrefix(clean, ".."+string(filepath.Separator)) {
-		return false, stamp, fmt.Errorf("%s: %w", rel, ErrOutsideRoot)
+	clean, err := cleanRel(rel)
+	if err != nil {
+		return false, stamp, err
 	}
 	made, err := t.mkdir(filepath.Dir(clean))
 	if err != nil {
@@ -183,9 +180,12 @@ var ErrEdited = errors.New("file was changed since hipgen wrote it")
 // marker, is kept and reported with ErrEdited or ErrNotGenerated. It
 // reports whether the file was there to remove.
 func (t *Tree) Remove(rel string, generated func(data []byte) bool) (removed bool, err error) {
-	clean := filepath.Clean(filepath.FromSlash(rel))
-	if rel == "" || filepath.IsAbs(clean) || clean == "." || clean == ".." || strings.HasPrefix(clean, ".."+string(filepath.Separator)) || !t.inside.Inside(filepath.Dir(clean)) {
-		return false, fmt.Errorf("%s: %w", rel, ErrOutsideRoot)
+	clean, err := cleanRel(rel)
+	if err == nil && (clean == "." || !t.inside.Inside(filepath.Dir(clean))) {
+		err = fmt.Errorf("%s: %w", rel, ErrOutsideRoot)
+	}
+	if err != nil {
+		return false, err
 	}
 	path := filepath.Join(t.root, clean)
 	data, _, err := sysfile.Read(path, true, nil) // a link is never followed, nor removed
@@ -209,6 +209,17 @@ func (t *Tree) Remove(rel string, generated func(data []byte) bool) (removed boo
 		t.dirs.Delete(dir)
 	}
 	return true, nil
+}
+
+// cleanRel returns the slash path rel, relative to a tree's root, as a
+// clean OS path, or ErrOutsideRoot for a path that is empty, absolute or
+// climbs out with "..".
+func cleanRel(rel string) (string, error) {
+	clean := filepath.Clean(filepath.FromSlash(rel))
+	if rel == "" || strings.HasPrefix(rel, "/") || filepath.IsAbs(clean) || clean == ".." || strings.HasPrefix(clean, ".."+string(filepath.Separator)) {
+		return "", fmt.Errorf("%s: %w", rel, ErrOutsideRoot)
+	}
+	return clean, nil
 }
 
 // mkdir creates the directory dir (relative, clean) and its parents once
