@@ -8,7 +8,7 @@ package sources
 // polyfill block. The values that are bit patterns are written as such
 // (__builtin_bit_cast, which clang and g++ evaluate at compile time, in host
 // and device code).
-var mathConstants = [...]struct{ name, value string }{
+var mathConstants = [...]constantMacro{
 	{"CUDART_INF_F", "__builtin_bit_cast(float, 0x7f800000U)"},
 	{"CUDART_NAN_F", "__builtin_bit_cast(float, 0x7fffffffU)"},
 	{"CUDART_MIN_DENORM_F", "__builtin_bit_cast(float, 0x00000001U)"},
@@ -110,11 +110,16 @@ var mathConstants = [...]struct{ name, value string }{
 // constants of a file.
 const mathConstantWhy = "CUDA's math constants (CUDART_PI_F, CUDART_INF, ...) became HIPGEN_CUDART_ macros of the same values, defined in the file: ROCm names them HIP_* in hip/hip_math_constants.h, floats from ROCm 5.3 and doubles from 5.7, which the target lacks"
 
-// addMathConstants adds a polyfill for each of mathConstants.
-func addMathConstants(m map[string]polyfill) {
-	for _, c := range mathConstants {
+// constantMacro is a CUDA constant that HIP lacks, with its value.
+type constantMacro struct{ name, value string }
+
+// addConstants adds, for each of consts, a polyfill that names it
+// HIPGEN_ and its name, a macro of its value, explained by why (one note
+// for all of a file's).
+func addConstants(m map[string]polyfill, consts []constantMacro, why string) {
+	for _, c := range consts {
 		name := "HIPGEN_" + c.name
-		m[c.name] = polyfill{name: name, typ: true, constant: true, why: mathConstantWhy, code: "#define " + name + " " + c.value}
+		m[c.name] = polyfill{name: name, typ: true, constant: true, why: why, code: "#define " + name + " " + c.value}
 	}
 }
 
@@ -124,7 +129,7 @@ func addMathConstants(m map[string]polyfill) {
 // (hipFuncAttributePreferredSharedMemoryCarveout) and its integer but names
 // no value; AMD GPUs do not split L1 and LDS that way, and ROCm accepts
 // the hint without acting on it.
-var sharedmemCarveouts = [...]struct{ name, value string }{
+var sharedmemCarveouts = [...]constantMacro{
 	{"cudaSharedmemCarveoutDefault", "(-1)"},
 	{"cudaSharedmemCarveoutMaxL1", "0"},
 	{"cudaSharedmemCarveoutMaxShared", "100"},
@@ -132,11 +137,3 @@ var sharedmemCarveouts = [...]struct{ name, value string }{
 
 // carveoutWhy explains the stand-ins, in one note for all of a file's.
 const carveoutWhy = "CUDA's named shared memory carveouts (cudaSharedmemCarveoutMaxShared, ...) became HIPGEN_ macros of CUDA's values (-1, 0, 100), defined in the file: HIP takes the carveout attribute and its value but names none, and AMD GPUs, which do not split L1 and shared memory that way, take it as a hint they do not act on"
-
-// addCarveouts adds a polyfill for each of sharedmemCarveouts.
-func addCarveouts(m map[string]polyfill) {
-	for _, c := range sharedmemCarveouts {
-		name := "HIPGEN_" + c.name
-		m[c.name] = polyfill{name: name, typ: true, constant: true, why: carveoutWhy, code: "#define " + name + " " + c.value}
-	}
-}

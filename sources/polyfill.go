@@ -218,8 +218,8 @@ __host__ __device__ static inline float hipgen_bfloat162float(B b) { return stat
 		"__float2bfloat16_rn":        float2bfloat16, // the same rounding, to nearest even
 	}
 	addSIMDPolyfills(m)
-	addMathConstants(m)
-	addCarveouts(m)
+	addConstants(m, mathConstants[:], mathConstantWhy)
+	addConstants(m, sharedmemCarveouts[:], carveoutWhy)
 	addBF16IntPolyfills(m)
 	for _, h := range hostMath {
 		m[hostMathKey(h.name)] = hostMathPolyfill(h)
