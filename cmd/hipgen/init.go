@@ -127,12 +127,13 @@ func runInit(e *env, force bool, name string) int {
 			inExt[f] = true
 		}
 	}
+	files := newFileReader(e.Dir)
 	var lib, mains []string
 	for _, f := range cus {
 		if inExt[f] {
 			continue // an extension's
 		}
-		data, err := os.ReadFile(filepath.Join(e.Dir, filepath.FromSlash(f)))
+		data, err := files.read(f)
 		if err != nil {
 			return e.errorf(exitUsage, "init: %v", err)
 		}
@@ -142,7 +143,7 @@ func runInit(e *env, force bool, name string) int {
 			lib = append(lib, f)
 		}
 	}
-	incs, err := includeDirsFor(e.Dir, cus, cuhs, others)
+	incs, err := includeDirsFor(files, cus, cuhs, others)
 	if err != nil {
 		return e.errorf(exitUsage, "init: %v", err)
 	}
@@ -152,16 +153,16 @@ func runInit(e *env, force bool, name string) int {
 	}
 	companions, links := map[string][]string{}, map[string][]string{}
 	for _, m := range mains {
-		r, err := reached(e.Dir, []string{m}, incs)
+		r, err := reached(files, []string{m}, incs)
 		if err == nil {
-			companions[m], err = companionSources(e.Dir, r.headers, known)
+			companions[m], err = companionSources(files, r.headers, known)
 		}
 		if err != nil {
 			return e.errorf(exitUsage, "init: %v", err)
 		}
 		links[m] = r.libs
 	}
-	libReach, err := reached(e.Dir, lib, incs)
+	libReach, err := reached(files, lib, incs)
 	if err != nil {
 		return e.errorf(exitUsage, "init: %v", err)
 	}

@@ -36,11 +36,12 @@ func cxxFile(rel string) bool {
 // NVIDIA's toolkit or PyTorch's CUDA API is never looked up in the project;
 // where several directories would do, the shortest path is taken (then the
 // first in byte order), so that the result is the same on every machine.
-func includeDirsFor(root string, cus, cuhs, others []string) ([]string, error) {
+func includeDirsFor(files *fileReader, cus, cuhs, others []string) ([]string, error) {
 	dirs := map[string]bool{}
 	for _, h := range cuhs {
 		dirs[path.Dir(h)] = true
 	}
+	sorted := slices.Sorted(maps.Keys(dirs)) // dirs, in the order a lookup tries them
 	exists := map[string]bool{}
 	byBase := map[string][]string{}
 	for _, list := range [][]string{cus, cuhs, others} {
@@ -57,13 +58,13 @@ func includeDirsFor(root string, cus, cuhs, others []string) ([]string, error) {
 	for len(queue) > 0 {
 		f := queue[0]
 		queue = queue[1:]
-		data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(f)))
+		data, err := files.read(f)
 		if err != nil {
 			return nil, err
 		}
 		for _, inc := range sources.Includes(data) {
 			target := ""
-			for _, c := range sources.IncludeCandidates(f, inc, slices.Sorted(maps.Keys(dirs))) {
+			for _, c := range sources.IncludeCandidates(f, inc, sorted) {
 				if exists[c] {
 					target = c
 					break
@@ -78,6 +79,7 @@ func includeDirsFor(root string, cus, cuhs, others []string) ([]string, error) {
 					continue
 				}
 				dirs[dir] = true
+				sorted = slices.Sorted(maps.Keys(dirs))
 				target = path.Join(dir, inc.Path)
 			}
 			if !seen[target] {
@@ -86,7 +88,34 @@ func includeDirsFor(root string, cus, cuhs, others []string) ([]string, error) {
 			}
 		}
 	}
-	return slices.Sorted(maps.Keys(dirs)), nil
+	return sorted, nil
+}
+
+// fileReader reads the project's files for init, each once: the include
+// closures of the programs and of the library share most of their
+// headers. A file's error (one that is not there) is kept too.
+type fileReader struct {
+	root  string
+	files map[string]readFile
+}
+
+type readFile struct {
+	data []byte
+	err  error
+}
+
+func newFileReader(root string) *fileReader {
+	return &fileReader{root: root, files: map[string]readFile{}}
+}
+
+// read returns the contents of the file at the slash path p from the root.
+func (r *fileReader) read(p string) ([]byte, error) {
+	f, ok := r.files[p]
+	if !ok {
+		f.data, f.err = os.ReadFile(filepath.Join(r.root, filepath.FromSlash(p)))
+		r.files[p] = f
+	}
+	return f.data, f.err
 }
 
 // includeDirOf returns the directory from which the include path inc
@@ -190,7 +219,7 @@ func (f nvccFlags) write(b *bytes.Buffer) {
 // that sit beside a project header of hdrs, share its name and have no
 // main() (graph.cxx for graph.hxx: the usual home of what such a header
 // declares), sorted. known holds the project's files.
-func companionSources(root string, hdrs []string, known map[string]bool) ([]string, error) {
+func companionSources(files *fileReader, hdrs []string, known map[string]bool) ([]string, error) {
 	var out []string
 	for _, h := range hdrs {
 		stem := strings.TrimSuffix(h, path.Ext(h))
@@ -199,7 +228,7 @@ func companionSources(root string, hdrs []string, known map[string]bool) ([]stri
 			if c == h || !known[c] {
 				continue
 			}
-			data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(c)))
+			data, err := files.read(c)
 			if err != nil {
 				return nil, err
 			}
@@ -237,14 +266,14 @@ type reach struct {
 	libs    []string // libraries to link (linkedHeaders), sorted
 }
 
-// reached returns what the files (slash paths from root) reach through
-// #include, looked up as the translation looks them up (incs).
-func reached(root string, files, incs []string) (reach, error) {
-	read := func(p string) ([]byte, error) { return os.ReadFile(filepath.Join(root, filepath.FromSlash(p))) }
+// reached returns what the sources srcs (slash paths from the root)
+// reach through #include, looked up as the translation looks them up
+// (incs).
+func reached(files *fileReader, srcs, incs []string) (reach, error) {
 	var r reach
 	all := map[string]bool{}
-	for _, f := range files {
-		hdrs, err := sources.IncludeClosure(read, f, incs)
+	for _, f := range srcs {
+		hdrs, err := sources.IncludeClosure(files.read, f, incs)
 		if err != nil {
 			return reach{}, err
 		}
@@ -257,7 +286,7 @@ func reached(root string, files, incs []string) (reach, error) {
 		}
 	}
 	for _, f := range slices.Sorted(maps.Keys(all)) {
-		data, err := read(f)
+		data, err := files.read(f)
 		if err != nil {
 			return reach{}, err
 		}
