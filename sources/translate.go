@@ -497,7 +497,12 @@ func (t *translator) reportAt(off int, sev diag.Severity, check, msg string) {
 		return // fileMacros's replays drop what they find
 	}
 	if t.deadOnHIP && sev > diag.Note {
+		// Code hipcc never compiles gets notes, once per file each (a
+		// dead block of FP8 or PTX code would otherwise repeat one note
+		// at every use); each place reports should the block ever be
+		// compiled for AMD GPUs.
 		sev = diag.Note
+		msg = strings.TrimSuffix(msg, oncePerFile)
 		if t.deadByZeroOnly() {
 			msg += " (in an #if 0 block)"
 		} else if t.deadByPlatform() {
@@ -505,6 +510,7 @@ func (t *translator) reportAt(off int, sev diag.Severity, check, msg string) {
 		} else {
 			msg += " (in a block hipcc never compiles, see the " + checkCUDAArch + " diagnostic)"
 		}
+		msg += oncePerFile
 	} else if sev > diag.Note {
 		t.askAbout()
 	}
