@@ -104,6 +104,14 @@ def bf16(args):
           "# toolkit's headers and ROCm/clr release tags (first tag with the name = lower bound).\n", rows)
 
 
+# What the FNUZ formats change: exponent biases 8 and 16 against OCP's 7 and
+# 15, so the same bits mean half the value; e4m3 loses its largest binade
+# (max 240, not 448), e5m2 keeps its max (57344) and loses its infinities.
+FNUZ_E4M3 = "FNUZ encoding (the gfx94x format): no infinities or negative zero; e4m3 max is 240, not 448"
+FNUZ_E5M2 = ("FNUZ encoding (the gfx94x format): no infinities or negative zero (overflow gives NaN); "
+             "e5m2's exponent bias is 16, not 15, so raw bits mean half CUDA's value; the max is 57344 in both")
+
+
 def fp8(args):
     cuda = cuda_idents(args.cuda_include, ["cuda_fp8.h", "cuda_fp8.hpp"])
     hip = {t: clr_idents(args.clr_git, t, "amd_hip_fp8.h") for t in TAGS}
@@ -119,8 +127,7 @@ def fp8(args):
             rows.append((n, target, "ok", release(TAGS[i]) + ".."))
         if j is not None and (i is None or j < i):
             hi = release(TAGS[i]) if i is not None else ""
-            rows.append((n, fnuz, "ok", release(TAGS[j]) + ".." + hi,
-                         "FNUZ encoding (the gfx94x format): no infinities or negative zero; e4m3 max is 240, not 448"))
+            rows.append((n, fnuz, "ok", release(TAGS[j]) + ".." + hi, FNUZ_E5M2 if "E5M2" in n.upper() else FNUZ_E4M3))
         if i is None and j is None:
             rows.append((n, "-", "unsupported", "", "no HIP counterpart in the scanned releases"))
     write(os.path.join(args.out, "fp8.names.tsv"),

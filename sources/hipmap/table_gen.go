@@ -2,7 +2,7 @@
 
 package hipmap
 
-const generatedVersion = "6915091f5d757567"
+const generatedVersion = "163c18f3f4572284"
 
 // generatedEntries are the parsed data files, sorted like Table.entries.
 var generatedEntries = []Entry{
@@ -2565,7 +2565,7 @@ var generatedEntries = []Entry{
 	{"__NVCC__", "__HIPCC__", "driver", 0, 0, Version{0, 0}, Version{0, 0}, ""},
 	{"__NV_E4M3", "__HIP_E4M3_FNUZ", "fp8", 0, 0, Version{6, 2}, Version{6, 3}, "FNUZ encoding (the gfx94x format): no infinities or negative zero; e4m3 max is 240, not 448"},
 	{"__NV_E4M3", "__HIP_E4M3", "fp8", 0, 0, Version{6, 3}, Version{0, 0}, ""},
-	{"__NV_E5M2", "__HIP_E5M2_FNUZ", "fp8", 0, 0, Version{6, 2}, Version{6, 3}, "FNUZ encoding (the gfx94x format): no infinities or negative zero; e4m3 max is 240, not 448"},
+	{"__NV_E5M2", "__HIP_E5M2_FNUZ", "fp8", 0, 0, Version{6, 2}, Version{6, 3}, "FNUZ encoding (the gfx94x format): no infinities or negative zero (overflow gives NaN); e5m2's exponent bias is 16, not 15, so raw bits mean half CUDA's value; the max is 57344 in both"},
 	{"__NV_E5M2", "__HIP_E5M2", "fp8", 0, 0, Version{6, 3}, Version{0, 0}, ""},
 	{"__NV_NOSAT", "__HIP_NOSAT", "fp8", 0, 0, Version{6, 2}, Version{0, 0}, ""},
 	{"__NV_SATFINITE", "__HIP_SATFINITE", "fp8", 0, 0, Version{6, 2}, Version{0, 0}, ""},
@@ -2957,18 +2957,18 @@ var generatedEntries = []Entry{
 	{"__nv_cvt_halfraw_to_fp8", "__hip_cvt_halfraw_to_fp8", "fp8", 0, 0, Version{6, 2}, Version{0, 0}, ""},
 	{"__nv_fp8_e4m3", "__hip_fp8_e4m3_fnuz", "fp8", 0, 0, Version{6, 2}, Version{6, 3}, "FNUZ encoding (the gfx94x format): no infinities or negative zero; e4m3 max is 240, not 448"},
 	{"__nv_fp8_e4m3", "__hip_fp8_e4m3", "fp8", 0, 0, Version{6, 3}, Version{0, 0}, ""},
-	{"__nv_fp8_e5m2", "__hip_fp8_e5m2_fnuz", "fp8", 0, 0, Version{6, 2}, Version{6, 3}, "FNUZ encoding (the gfx94x format): no infinities or negative zero; e4m3 max is 240, not 448"},
+	{"__nv_fp8_e5m2", "__hip_fp8_e5m2_fnuz", "fp8", 0, 0, Version{6, 2}, Version{6, 3}, "FNUZ encoding (the gfx94x format): no infinities or negative zero (overflow gives NaN); e5m2's exponent bias is 16, not 15, so raw bits mean half CUDA's value; the max is 57344 in both"},
 	{"__nv_fp8_e5m2", "__hip_fp8_e5m2", "fp8", 0, 0, Version{6, 3}, Version{0, 0}, ""},
 	{"__nv_fp8_interpretation_t", "__hip_fp8_interpretation_t", "fp8", 0, 0, Version{6, 2}, Version{0, 0}, ""},
 	{"__nv_fp8_storage_t", "__hip_fp8_storage_t", "fp8", 0, 0, Version{6, 2}, Version{0, 0}, ""},
 	{"__nv_fp8x2_e4m3", "__hip_fp8x2_e4m3_fnuz", "fp8", 0, 0, Version{6, 2}, Version{6, 3}, "FNUZ encoding (the gfx94x format): no infinities or negative zero; e4m3 max is 240, not 448"},
 	{"__nv_fp8x2_e4m3", "__hip_fp8x2_e4m3", "fp8", 0, 0, Version{6, 3}, Version{0, 0}, ""},
-	{"__nv_fp8x2_e5m2", "__hip_fp8x2_e5m2_fnuz", "fp8", 0, 0, Version{6, 2}, Version{6, 3}, "FNUZ encoding (the gfx94x format): no infinities or negative zero; e4m3 max is 240, not 448"},
+	{"__nv_fp8x2_e5m2", "__hip_fp8x2_e5m2_fnuz", "fp8", 0, 0, Version{6, 2}, Version{6, 3}, "FNUZ encoding (the gfx94x format): no infinities or negative zero (overflow gives NaN); e5m2's exponent bias is 16, not 15, so raw bits mean half CUDA's value; the max is 57344 in both"},
 	{"__nv_fp8x2_e5m2", "__hip_fp8x2_e5m2", "fp8", 0, 0, Version{6, 3}, Version{0, 0}, ""},
 	{"__nv_fp8x2_storage_t", "__hip_fp8x2_storage_t", "fp8", 0, 0, Version{6, 2}, Version{0, 0}, ""},
 	{"__nv_fp8x4_e4m3", "__hip_fp8x4_e4m3_fnuz", "fp8", 0, 0, Version{6, 2}, Version{6, 3}, "FNUZ encoding (the gfx94x format): no infinities or negative zero; e4m3 max is 240, not 448"},
 	{"__nv_fp8x4_e4m3", "__hip_fp8x4_e4m3", "fp8", 0, 0, Version{6, 3}, Version{0, 0}, ""},
-	{"__nv_fp8x4_e5m2", "__hip_fp8x4_e5m2_fnuz", "fp8", 0, 0, Version{6, 2}, Version{6, 3}, "FNUZ encoding (the gfx94x format): no infinities or negative zero; e4m3 max is 240, not 448"},
+	{"__nv_fp8x4_e5m2", "__hip_fp8x4_e5m2_fnuz", "fp8", 0, 0, Version{6, 2}, Version{6, 3}, "FNUZ encoding (the gfx94x format): no infinities or negative zero (overflow gives NaN); e5m2's exponent bias is 16, not 15, so raw bits mean half CUDA's value; the max is 57344 in both"},
 	{"__nv_fp8x4_e5m2", "__hip_fp8x4_e5m2", "fp8", 0, 0, Version{6, 3}, Version{0, 0}, ""},
 	{"__nv_fp8x4_storage_t", "__hip_fp8x4_storage_t", "fp8", 0, 0, Version{6, 2}, Version{0, 0}, ""},
 	{"__nv_saturation_t", "__hip_saturation_t", "fp8", 0, 0, Version{6, 2}, Version{0, 0}, ""},
