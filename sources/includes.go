@@ -233,8 +233,11 @@ func (t *translator) include(k int) {
 		t.count(hipmap.Entry{Family: pytorchFamily})
 		return
 	}
-	if quoted && path.Ext(p) == ".cu" {
-		t.replace(pk, delimit(OutputPath(p), true))
+	if path.Ext(p) == ".cu" {
+		// A CUDA source is the project's, however it is included
+		// (Rodinia's mummergpu: #include <common.cu>, found through
+		// -I.): its translation has the .hip name.
+		t.replace(pk, delimit(OutputPath(p), quoted))
 		return
 	}
 	// An unknown quoted include is most likely a project file; an unknown

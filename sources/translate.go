@@ -922,6 +922,9 @@ func (t *translator) unavailable(k int, e hipmap.Entry) {
 		// where called.
 		return
 	}
+	if t.errorCodeCase(k, e.CUDA) {
+		return
+	}
 	var msg string
 	switch {
 	case e.Status == hipmap.Unsupported:
@@ -950,6 +953,31 @@ func (t *translator) unavailable(k int, e hipmap.Entry) {
 		return
 	}
 	t.report(k, diag.Error, "unsupported-api", msg)
+}
+
+// errorCodeCase comments out "case NAME:" where NAME, at k, is an error
+// code of CUDA or of one of its libraries that the target ROCm lacks (the
+// switch of an old helper_cuda.h that names every cudaError_t): no HIP
+// call returns it, so the label is never reached, and the statements after
+// it stay where they are, reached as before from the label above them.
+func (t *translator) errorCodeCase(k int, name string) bool {
+	if t.deadOnHIP || !isErrorCode(name) || !t.is(k-1, "case") || !t.isByte(k+1, ':') || t.tok(k).Directive {
+		return false
+	}
+	t.edits = append(t.edits, edit{int(t.tok(k - 1).Start), int(t.tok(k + 1).End), "/* hipgen: case " + name + ": */"})
+	t.report(k-1, diag.Note, "unsupported-api", "a case label of a CUDA error code that HIP lacks was commented out: no HIP call returns it, so the label is never reached; the statements after it stay, reached as before from the label above them"+oncePerFile)
+	return true
+}
+
+// isErrorCode reports whether name is an enumerator of the CUDA runtime's
+// or driver's error codes or of a CUDA library's status codes.
+func isErrorCode(name string) bool {
+	for _, p := range [...]string{"cudaError", "CUDA_ERROR_", "CUBLAS_STATUS_", "CUSPARSE_STATUS_", "CURAND_STATUS_", "CUSOLVER_STATUS_", "CUFFT_", "NVRTC_ERROR_", "CUTENSOR_STATUS_"} {
+		if strings.HasPrefix(name, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // calledFunction reports whether the identifier at k is called as a free
