@@ -34,8 +34,10 @@
 # The project's code is extracted into SCRATCH and never committed. Compiles
 # run with HIP_PLATFORM=amd, with a shadowed copy of every CUDA header first
 # on the include path (so a CUDA header left in a translation fails the
-# unit), with the unit's own directory and Common/ as include directories,
-# JOBS (default 2) at a time.
+# unit), with the unit's own directory and Common/ as include directories
+# (for hipgen's translation the translated one, then the original, as hipgen
+# build searches them: plain C and C++ headers are not copied), JOBS
+# (default 2) at a time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . bench/lib.sh
@@ -92,6 +94,13 @@ compile() { # TOOL UNIT -> prints "TOOL UNIT PASS|FAIL first-error"
   local log=$scratch/logs/$tool-$(echo "$unit" | tr / _).log
   local inc=(-I "$root/Common" -I "$root/$(dirname "$unit")") d
   for d in $INCLUDES; do inc+=(-I "$root/$d"); done
+  if [ "$tool" = hipgen ]; then
+    # As hipgen build and the generated build files search them: the
+    # translated mirror first, then the original, where the headers that
+    # hipgen leaves alone (plain C and C++ ones) are.
+    inc+=(-I "$scratch/src/$(dirname "$unit")")
+    for d in $INCLUDES; do inc+=(-I "$scratch/src/$d"); done
+  fi
   for d in $DEFINES; do inc+=(-D "$d"); done
   if hipcc_unit "$log" "$root/$src" "${inc[@]}"; then
     printf '%s\t%s\tPASS\t\n' "$tool" "$unit"

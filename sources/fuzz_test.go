@@ -41,7 +41,9 @@ func protected(src []byte) [][]byte {
 			}
 		case lex.String, lex.Char:
 			if !inHelpers && !inInclude {
-				out = append(out, text)
+				// A suffix glued to the literal is not part of it
+				// (gluedSuffix sets a macro there apart).
+				out = append(out, text[:lex.LiteralEnd(text)])
 			}
 		}
 	}

@@ -22,7 +22,7 @@ var hipccCases = []string{
 	"family_fp16", "family_cooperative_groups", "dependent_template_keyword", "polyfill_cvta", "device_props_overlap", "polyfill_math_constants", "pointer_attributes_type", "polyfill_legacy_device_functions", "unified_memory_location_driver", "cuda_arch_guard_vector_type", "launch_ggl_template", "launch_after_branch_braces", "polyfill_half2_member_results", "diag_builtin_redefinition_atomicadd", "grid_constant", "driver_overload_error_enum", "polyfill_atomic_system_wrap", "member_rename_alloc_prop", "device_props_stream_priorities", "cg_const_block_index", "pragma_in_macro",
 	"idempotent_full_program", "idempotent_header_guarded_warp",
 	"wave_match", "wave_any_all_uni", "wave_syncwarp", "wave_reduce_sync",
-	"wave_warpsize_generic", "wave_legacy_intrinsics", "wave_wide_mode", "wave64_native_hip_branches", "wave64_native_exclusive", "polyfill_sharedmem_carveout", "error_code_case_labels",
+	"wave_warpsize_generic", "wave_legacy_intrinsics", "wave_wide_mode", "wave64_native_hip_branches", "wave64_native_exclusive", "polyfill_sharedmem_carveout", "error_code_case_labels", "literal_glued_macro",
 	"polyfills", "libcuxx_std", "cuda_arch_guards", "device_classification", "polyfill_hmax2", "guard_macros_renamed", "kernel_pointer_cast",
 	"cuda_arch_older_blocks", "pp_condition_passes", "helper_cuda_library_guards", "builtin_proxy_arguments", "polyfill_atomic_i64", "atomic_i64_overloads", "polyfill_type_declared_by_project", "pytorch_names_outside_torch",
 	"call_fixes_alloc", "callback_and_cudart_version",

@@ -233,10 +233,11 @@ func (t *translator) include(k int) {
 		t.count(hipmap.Entry{Family: pytorchFamily})
 		return
 	}
-	if path.Ext(p) == ".cu" {
+	if path.Ext(p) == ".cu" && (quoted || !isCUDAHeader(p)) {
 		// A CUDA source is the project's, however it is included
 		// (Rodinia's mummergpu: #include <common.cu>, found through
-		// -I.): its translation has the .hip name.
+		// -I.), unless its path is NVIDIA's (<cub/...>): its
+		// translation has the .hip name.
 		t.replace(pk, delimit(OutputPath(p), quoted))
 		return
 	}

@@ -587,6 +587,7 @@ func (t *translator) runRange(k, end int) int {
 			if tk.Kind == lex.String {
 				t.stringLiteral(k)
 			}
+			t.gluedSuffix(k)
 			// A keyword glued to a literal (extern "C"__global__) is
 			// set apart: clang reads the pair as a user-defined literal.
 			if nx := k + 1; nx < len(t.toks) && t.toks[nx].Start == tk.End && t.toks[nx].Kind == lex.Ident {
@@ -596,6 +597,39 @@ func (t *translator) runRange(k, end int) int {
 		k++
 	}
 	return k
+}
+
+// gluedSuffix sets apart a macro glued to the string or character literal
+// at k ("%"PRIu64, Rodinia's "In node ("fNID"): ..."): C++11 reads the
+// name as a user-defined literal suffix, which clang (hipcc) rejects where
+// GCC, nvcc's host compiler, warns and expands the macro. A suffix that
+// can be one (_x, and s or sv after a string: std::literals) stays, and so
+// do a name the translation would rename and one before anything but
+// another literal or the end of an argument (left as written).
+func (t *translator) gluedSuffix(k int) {
+	b := t.text(k)
+	end := lex.LiteralEnd(b)
+	if end == len(b) {
+		return
+	}
+	suffix := b[end:]
+	switch string(suffix) {
+	case "u8", "u", "U", "L", "R", "u8R", "uR", "UR", "LR":
+		return // set apart, it would prefix the next literal
+	}
+	if suffix[0] == '_' || t.tok(k).Kind == lex.String && (string(suffix) == "s" || string(suffix) == "sv") {
+		return
+	}
+	if _, ok := t.lookupIdent(suffix); ok || t.hasOwnRule(suffix) {
+		return
+	}
+	// As a format string's piece, before more of it or the end of an
+	// argument; before anything else the name could start a construct
+	// (a call, a launch) that set apart it would be.
+	if nx := t.tok(k + 1); !(nx.Kind == lex.String || t.isByte(k+1, ')') || t.isByte(k+1, ',') || t.isByte(k+1, ';')) {
+		return
+	}
+	t.insert(int(t.tok(k).Start)+end, " ")
 }
 
 // shimMacro reports whether the identifier at k, the name a #define

@@ -918,6 +918,27 @@ func quotedEnd(src []byte, i int, q byte) int {
 	return i
 }
 
+// LiteralEnd returns where the string or character literal text, a String
+// or Char token, ends before its user-defined suffix: len(text) when it has
+// none or is unterminated.
+func LiteralEnd(text []byte) int {
+	f := bytes.IndexAny(text, `"'`)
+	if f < 0 {
+		return len(text)
+	}
+	var end int
+	if text[f] == '"' && bytes.IndexByte(text[:f], 'R') >= 0 {
+		e, ok := rawStringEnd(text, f+1)
+		if !ok {
+			return len(text)
+		}
+		end = e
+	} else {
+		end = quotedEnd(text, f+1, text[f])
+	}
+	return min(end, len(text))
+}
+
 // udSuffix extends a literal over a user-defined literal suffix ("abc"_s).
 func udSuffix(src []byte, i int) int {
 	if i+1 < len(src) && src[i] == '_' && src[i+1] == '_' {
