@@ -187,6 +187,7 @@ func hipCPURoot(t *testing.T) string {
 	for _, f := range []struct{ path, upstream string }{
 		{"src/include/hip/detail/intrinsics.hpp", "sub-warp shuffles"},
 		{"include/hip/hip_fp16.h", "__half2 halves (low is y)"},
+		{"src/include/hip/detail/types.hpp", "thread numbering (x slowest)"},
 	} {
 		b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(f.path)))
 		if err != nil {

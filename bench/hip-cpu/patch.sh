@@ -15,6 +15,12 @@
 #    take the low half from x, the first in memory, the low 16 bits of the
 #    word. __low2float, __low2half, __low2half2, __lows2half2 and their
 #    high counterparts are corrected.
+# 3. Upstream numbers the threads of a multi-dimensional block with z
+#    fastest and x slowest (src/include/hip/detail/types.hpp, extrude), so
+#    the lanes of a wavefront of a (32, 4) block are x 0-15 of four rows;
+#    CUDA and HIP number them x fastest (x + y * Dx + z * Dx * Dy), so the
+#    wavefront's lanes 0-31 are row 0 and lanes 32-63 row 1. extrude is
+#    rewritten that way (block indexes too, which no result depends on).
 #
 # Usage: bench/hip-cpu/patch.sh HIP_CPU_ROOT
 # It edits only the copy under HIP_CPU_ROOT (never commit that copy), and is
@@ -26,6 +32,8 @@ file=$root/src/include/hip/detail/intrinsics.hpp
 [ -f "$file" ] || { echo "patch.sh: $file not found; is $root a HIP-CPU checkout?" >&2; exit 2; }
 fp16=$root/include/hip/hip_fp16.h
 [ -f "$fp16" ] || { echo "patch.sh: $fp16 not found; is $root a HIP-CPU checkout?" >&2; exit 2; }
+types=$root/src/include/hip/detail/types.hpp
+[ -f "$types" ] || { echo "patch.sh: $types not found; is $root a HIP-CPU checkout?" >&2; exit 2; }
 
 if grep -q 'hipgen-patched' "$file"; then
   echo "patch.sh: $file already patched"
@@ -104,5 +112,29 @@ for name in ("__low2float", "__low2half", "__low2half2", "__lows2half2",
     count += n
 open(path, "w").write(src)
 print(f"patch.sh: corrected {count} half2 low/high helpers in {path}")
+PY
+fi
+
+if grep -q 'hipgen-patched' "$types"; then
+  echo "patch.sh: $types already patched"
+else
+python3 - "$types" <<'PY'
+import sys
+
+path = sys.argv[1]
+src = open(path).read()
+old = """                const auto a{flat_index / (x.y * x.z)};
+                const auto b{(flat_index - a * x.y * x.z) / x.z};
+                const auto c{flat_index - a * x.y * x.z - b * x.z};
+"""
+new = """                // hipgen-patched: x fastest, as CUDA and HIP number threads.
+                const auto a{flat_index % x.x};
+                const auto b{(flat_index / x.x) % x.y};
+                const auto c{flat_index / (x.x * x.y)};
+"""
+if src.count(old) != 1:
+    sys.exit(f"patch.sh: could not find extrude's body in {path}")
+open(path, "w").write(src.replace(old, new))
+print(f"patch.sh: threads numbered x fastest in {path}")
 PY
 fi
