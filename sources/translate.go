@@ -1004,12 +1004,20 @@ func (t *translator) errorCodeCase(k int, name string) bool {
 }
 
 // isErrorCode reports whether name is an enumerator of the CUDA runtime's
-// or driver's error codes or of a CUDA library's status codes.
+// or driver's error codes or of a CUDA library's status codes (cuFFT's
+// results by their names: CUFFT_ names modes and formats too).
 func isErrorCode(name string) bool {
-	for _, p := range [...]string{"cudaError", "CUDA_ERROR_", "CUBLAS_STATUS_", "CUSPARSE_STATUS_", "CURAND_STATUS_", "CUSOLVER_STATUS_", "CUFFT_", "NVRTC_ERROR_", "CUTENSOR_STATUS_"} {
+	for _, p := range [...]string{"cudaError", "CUDA_ERROR_", "CUBLAS_STATUS_", "CUSPARSE_STATUS_", "CURAND_STATUS_", "CUSOLVER_STATUS_", "NVRTC_ERROR_", "CUTENSOR_STATUS_"} {
 		if strings.HasPrefix(name, p) {
 			return true
 		}
+	}
+	if rest, ok := strings.CutPrefix(name, "CUFFT_"); ok {
+		switch rest {
+		case "NOT_SUPPORTED", "NOT_IMPLEMENTED", "NO_WORKSPACE", "UNALIGNED_DATA", "INCOMPLETE_PARAMETER_LIST", "MISSING_DEPENDENCY":
+			return true
+		}
+		return strings.HasPrefix(rest, "INVALID_") || strings.HasSuffix(rest, "_ERROR") || strings.HasSuffix(rest, "_FAILED") || strings.HasSuffix(rest, "_FAILURE")
 	}
 	return false
 }
