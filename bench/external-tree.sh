@@ -31,6 +31,10 @@
 #             separated by blanks, for example microsoft/DeepSpeed's
 #             "gfx90a:ROCM_WAVEFRONT_SIZE=64 gfx1030:ROCM_WAVEFRONT_SIZE=32":
 #             each architecture is then compiled on its own
+#   STANDALONE=1  leave out the units that a file of their own directory
+#             or of the directory above #includes (Rodinia's kernels,
+#             which its main units include and which do not compile on
+#             their own, with either translator); they are listed
 # The project's code is extracted into SCRATCH and never committed. Compiles
 # run with HIP_PLATFORM=amd, with a shadowed copy of every CUDA header first
 # on the include path (so a CUDA header left in a translation fails the
@@ -70,6 +74,21 @@ if [ -n "$samples_git" ]; then
 fi
 git --git-dir="$(gitdir "$hipify_git")" show HEAD:bin/hipify-perl >"$scratch/hipify-perl"
 mapfile -t units < <(cd "$scratch/src" && find . -type f | sed 's|^\./||' | grep -E "$unit_re" | LC_ALL=C sort)
+if [ "${STANDALONE:-}" = 1 ]; then
+  # An #include naming the unit's file, in a file of its directory or the
+  # one above: a kernel file that its program includes.
+  included() {
+    local d b
+    d=$(dirname "$1") b=$(basename "$1")
+    grep -qsE "^[[:space:]]*#[[:space:]]*include[[:space:]]*[<\"]([^\">]*/)?${b//./\\.}[\">]" \
+      "$scratch/src/$d"/* "$scratch/src/$(dirname "$d")"/* 2>/dev/null
+  }
+  kept=()
+  for u in "${units[@]}"; do
+    if included "$u"; then echo "left out (included by another file): $u"; else kept+=("$u"); fi
+  done
+  units=("${kept[@]}")
+fi
 # Units other than .cu files are named to hipgen, which takes a
 # directory's .cu and .cuh files and only those of its C and C++ sources
 # that use CUDA.
