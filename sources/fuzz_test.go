@@ -20,13 +20,17 @@ func protected(src []byte) [][]byte {
 	var out [][]byte
 	inHelpers := false
 	inInclude := false
+	afterHash := false // the last token other than blanks and comments is a directive's '#'
 	for i, tk := range toks {
 		text := src[tk.Start:tk.End]
 		if tk.Kind == lex.Newline {
 			inInclude = false
 		}
-		if tk.Kind == lex.Ident && tk.Directive && (string(text) == "include" || string(text) == "include_next" || string(text) == "import") {
+		if afterHash && tk.Kind == lex.Ident && (string(text) == "include" || string(text) == "include_next" || string(text) == "import") {
 			inInclude = true
+		}
+		if tk.Kind != lex.Space && tk.Kind != lex.Comment {
+			afterHash = tk.Directive && tk.Kind == lex.Punct && string(text) == "#"
 		}
 		switch tk.Kind {
 		case lex.Comment:
