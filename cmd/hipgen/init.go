@@ -269,57 +269,53 @@ type starter struct {
 
 // manifest returns the starter manifest's text.
 func (st starter) manifest() []byte {
-	name, lib, hdrs, incs, mains, companions, links, exts, flags := st.name, st.lib, st.hdrs, st.incs, st.mains, st.companions, st.links, st.exts, st.flags
-	cuda, rocm := st.cuda, st.rocm
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "// hipgen manifest, written by 'hipgen init'. Edit freely: see the README's\n// manifest reference. 'hipgen manifest' prints what this evaluates to.\n{\n")
-	fmt.Fprintf(&b, "  name: %s,\n", quote(name))
+	fmt.Fprintf(&b, "  name: %s,\n", quote(st.name))
 	fmt.Fprintf(&b, "  // Used when no architecture is set (flags, environment) or detected.\n")
-	cuda.write(&b, "cuda")
-	rocm.write(&b, "rocm")
+	st.cuda.write(&b, "cuda")
+	st.rocm.write(&b, "rocm")
 	fmt.Fprintf(&b, "  translate: { out: 'hip' },\n")
 	fmt.Fprintf(&b, "  targets: [\n")
-	libName := sanitizeTarget(name)
+	libName := sanitizeTarget(st.name)
 	taken := map[string]bool{}
-	if len(lib) > 0 || len(hdrs) > 0 {
+	if len(st.lib) > 0 || len(st.hdrs) > 0 {
 		taken[libName] = true
 		fmt.Fprintf(&b, "    {\n      name: %s,\n      kind: 'library',\n", quote(libName))
-		writeList(&b, "srcs", lib)
-		writeList(&b, "hdrs", hdrs)
-		writeList(&b, "includes", incs)
-		writeList(&b, "link", links[""])
-		flags.write(&b)
+		writeList(&b, "srcs", st.lib)
+		writeList(&b, "hdrs", st.hdrs)
+		writeList(&b, "includes", st.incs)
+		writeList(&b, "link", st.links[""])
+		st.flags.write(&b)
 		fmt.Fprintf(&b, "    },\n")
 	}
-	for _, x := range exts {
-		base := sanitizeTarget(x.module)
+	// claim returns base, or base_2, base_3, ... where a target has it.
+	claim := func(base string) string {
 		tn := base
 		for i := 2; taken[tn]; i++ {
 			tn = fmt.Sprintf("%s_%d", base, i)
 		}
 		taken[tn] = true
-		x.write(&b, tn, incs, flags)
+		return tn
 	}
-	for _, m := range mains {
-		base := sanitizeTarget(strings.TrimSuffix(path.Base(m), ".cu"))
-		tn := base
-		for i := 2; taken[tn]; i++ {
-			tn = fmt.Sprintf("%s_%d", base, i)
-		}
-		taken[tn] = true
+	for _, x := range st.exts {
+		x.write(&b, claim(sanitizeTarget(x.module)), st.incs, st.flags)
+	}
+	for _, m := range st.mains {
+		tn := claim(sanitizeTarget(strings.TrimSuffix(path.Base(m), ".cu")))
 		kind := "binary"
 		if strings.Contains(strings.ToLower(m), "test") {
 			kind = "test"
 		}
 		fmt.Fprintf(&b, "    {\n      name: %s,\n      kind: '%s',\n", quote(tn), kind)
-		writeList(&b, "srcs", append([]string{m}, companions[m]...))
-		if len(lib) > 0 || len(hdrs) > 0 {
+		writeList(&b, "srcs", append([]string{m}, st.companions[m]...))
+		if len(st.lib) > 0 || len(st.hdrs) > 0 {
 			writeList(&b, "deps", []string{libName})
-		} else if len(incs) > 0 {
-			writeList(&b, "includes", incs)
+		} else if len(st.incs) > 0 {
+			writeList(&b, "includes", st.incs)
 		}
-		writeList(&b, "link", links[m])
-		flags.write(&b)
+		writeList(&b, "link", st.links[m])
+		st.flags.write(&b)
 		fmt.Fprintf(&b, "    },\n")
 	}
 	fmt.Fprintf(&b, "  ],\n}\n")
