@@ -117,7 +117,8 @@ func runInit(e *env, force bool, name string) int {
 			known[f] = true
 		}
 	}
-	exts, err := torchExtensionsIn(e.Dir, buildFiles, func(p string) bool { return known[p] })
+	files := newFileReader(e.Dir)
+	exts, err := torchExtensionsIn(files, buildFiles, func(p string) bool { return known[p] })
 	if err != nil {
 		return e.errorf(exitUsage, "init: %v", err)
 	}
@@ -127,7 +128,6 @@ func runInit(e *env, force bool, name string) int {
 			inExt[f] = true
 		}
 	}
-	files := newFileReader(e.Dir)
 	var lib, mains []string
 	for _, f := range cus {
 		if inExt[f] {
@@ -147,7 +147,7 @@ func runInit(e *env, force bool, name string) int {
 	if err != nil {
 		return e.errorf(exitUsage, "init: %v", err)
 	}
-	flags, err := nvccFlagsIn(e.Dir, buildFiles)
+	flags, err := nvccFlagsIn(files, buildFiles)
 	if err != nil {
 		return e.errorf(exitUsage, "init: %v", err)
 	}

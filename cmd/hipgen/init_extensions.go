@@ -3,9 +3,7 @@ package main
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"path"
-	"path/filepath"
 	"strings"
 
 	"github.com/hipgen/hipgen/builder"
@@ -29,17 +27,17 @@ var (
 )
 
 // torchExtensionsIn reads the setup.py files among files (slash paths from
-// root) for CUDAExtension calls whose name and sources are written as
+// the reader's root) for CUDAExtension calls whose name and sources are written as
 // string literals, and returns those whose sources all exist in the
 // project (exists). A call whose arguments are computed (a glob, a
 // variable) is left out: it cannot be read without running the file.
-func torchExtensionsIn(root string, files []string, exists func(string) bool) ([]torchExtension, error) {
+func torchExtensionsIn(reader *fileReader, files []string, exists func(string) bool) ([]torchExtension, error) {
 	var out []torchExtension
 	for _, rel := range files {
 		if path.Base(rel) != "setup.py" {
 			continue
 		}
-		data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
+		data, err := reader.read(rel)
 		if err != nil {
 			return nil, err
 		}

@@ -177,12 +177,12 @@ type nvccFlags struct {
 }
 
 // nvccFlagsIn returns the flags of nvccFlagRe that the build files (slash
-// paths from root) give, each spelt with two dashes, sorted. Files that
+// paths from the reader's root) give, each spelt with two dashes, sorted. Files that
 // hipgen generated are not read.
-func nvccFlagsIn(root string, files []string) (nvccFlags, error) {
+func nvccFlagsIn(reader *fileReader, files []string) (nvccFlags, error) {
 	var f nvccFlags
 	for _, rel := range files {
-		data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
+		data, err := reader.read(rel)
 		if err != nil {
 			return nvccFlags{}, err
 		}
