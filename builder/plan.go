@@ -193,7 +193,11 @@ func (pl *planner) compileAction(t *model.Target, src string) *action {
 		args = append(args, t.CXXFlags...)
 	}
 	args = append(args, pl.includeFlags(t)...)
-	for _, d := range t.Defines {
+	backend := pl.p.CUDA.Defines
+	if tc.Platform != CUDA {
+		backend = pl.p.ROCm.Defines // HIP-CPU compiles the HIP translation too
+	}
+	for _, d := range append(slices.Clip(backend), t.Defines...) {
 		args = append(args, "-D"+d)
 	}
 	args = append(args, "-MD", "-MF", "$dep", "-c", in, "-o", "$out")

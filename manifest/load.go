@@ -24,6 +24,7 @@ const FileName = "hipgen.jsonnet"
 const (
 	DefaultTranslateOut = "hip"
 	DefaultLaunch       = "chevron"
+	DefaultWave         = "auto"
 	DefaultCMakeDir     = "cmake/hipgen"
 )
 
@@ -91,7 +92,7 @@ func parseJsonnetError(name string, err error) error {
 // normalize replaces nil lists with empty ones so the printed manifest
 // always shows [] rather than null.
 func normalize(p *model.Project) {
-	for _, l := range []*[]string{&p.CUDA.Archs, &p.ROCm.Archs} {
+	for _, l := range []*[]string{&p.CUDA.Archs, &p.CUDA.Defines, &p.ROCm.Archs, &p.ROCm.Defines} {
 		if *l == nil {
 			*l = []string{}
 		}

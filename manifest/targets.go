@@ -92,13 +92,7 @@ func (c *checker) target(field string, v any, g *globber) *model.Target {
 		}
 		t.Includes = append(t.Includes, rel)
 	}
-	for i, d := range c.strings(field+".defines", m["defines"]) {
-		if !defineRe.Get().MatchString(d) {
-			c.errorf(fmt.Sprintf("%s.defines[%d]", field, i), "%q is not a macro definition (want NAME or NAME=value)", d)
-			continue
-		}
-		t.Defines = append(t.Defines, d)
-	}
+	t.Defines = c.defines(field+".defines", m["defines"])
 	t.Deps = c.strings(field+".deps", m["deps"])
 	t.CUDAFlags = c.strings(field+".cuda_flags", m["cuda_flags"])
 	t.HIPFlags = c.strings(field+".hip_flags", m["hip_flags"])
@@ -213,4 +207,17 @@ func kindList() string {
 		s = append(s, string(k))
 	}
 	return strings.Join(s, ", ")
+}
+
+// defines checks a list of preprocessor definitions, NAME or NAME=value.
+func (c *checker) defines(field string, v any) []string {
+	var out []string
+	for i, d := range c.strings(field, v) {
+		if !ValidDefine(d) {
+			c.errorf(fmt.Sprintf("%s[%d]", field, i), "%q is not a macro definition (want NAME or NAME=value)", d)
+			continue
+		}
+		out = append(out, d)
+	}
+	return out
 }

@@ -25,8 +25,8 @@ func (c *checker) errorf(field, format string, args ...any) {
 
 var (
 	projectFields   = []string{"name", "cuda", "rocm", "translate", "cmake", "targets"}
-	backendFields   = []string{"archs"}
-	translateFields = []string{"out", "launch"}
+	backendFields   = []string{"archs", "defines"}
+	translateFields = []string{"out", "launch", "wave"}
 	cmakeFields     = []string{"dir"}
 	targetFields    = []string{"name", "kind", "srcs", "hdrs", "includes", "defines", "deps", "cuda_flags", "hip_flags", "cxx_flags", "link"}
 
@@ -34,6 +34,10 @@ var (
 	targetRe = lazyre.New(`^[A-Za-z_][A-Za-z0-9_-]*$`)
 	defineRe = lazyre.New(`^[A-Za-z_][A-Za-z0-9_]*(=.*)?$`)
 )
+
+// ValidDefine reports whether d is a preprocessor definition a manifest
+// may give: NAME or NAME=value.
+func ValidDefine(d string) bool { return defineRe.Get().MatchString(d) }
 
 // object checks that v is an object with only the allowed keys and returns
 // it. Unknown keys are reported with the closest allowed spelling.
@@ -123,6 +127,7 @@ func (c *checker) backend(field string, v any, canon func(string) (string, error
 	if !ok {
 		return b
 	}
+	b.Defines = c.defines(field+".defines", m["defines"])
 	av, present := m["archs"]
 	if !present {
 		return b
@@ -155,7 +160,7 @@ func (c *checker) backend(field string, v any, canon func(string) (string, error
 }
 
 func (c *checker) translate(v any) model.TranslateConfig {
-	t := model.TranslateConfig{Out: DefaultTranslateOut, Launch: DefaultLaunch}
+	t := model.TranslateConfig{Out: DefaultTranslateOut, Launch: DefaultLaunch, Wave: DefaultWave}
 	if v == nil {
 		return t
 	}
@@ -180,6 +185,15 @@ func (c *checker) translate(v any) model.TranslateConfig {
 				c.errorf("translate.launch", "unknown launch style %q (want \"chevron\" to keep <<<>>> or \"ggl\" for hipLaunchKernelGGL)", s)
 			} else {
 				t.Launch = s
+			}
+		}
+	}
+	if w, present := m["wave"]; present {
+		if s, ok := c.str("translate.wave", w); ok {
+			if s != "auto" && s != "wide" {
+				c.errorf("translate.wave", "unknown wavefront strategy %q (want \"auto\" for 32-lane logical warps where the code assumes 32, or \"wide\" to widen every warp construct to the wavefront)", s)
+			} else {
+				t.Wave = s
 			}
 		}
 	}

@@ -4,7 +4,10 @@
 // it prints the same on every machine. The model does no I/O.
 package model
 
-import "slices"
+import (
+	"slices"
+	"strings"
+)
 
 // Kind is what a target builds.
 type Kind string
@@ -52,6 +55,23 @@ type Backend struct {
 	// Archs are the default architectures used when nothing is set or
 	// detected, in canonical spelling (sm_90, gfx90a:xnack-).
 	Archs []string `json:"archs"`
+	// Defines are preprocessor definitions (NAME or NAME=value) that every
+	// compile for this backend gets, before the targets' own: the switch
+	// that selects a project's own HIP code (USE_AMD_ROCM), which the
+	// translator then knows HIP builds take.
+	Defines []string `json:"defines"`
+}
+
+// DefineNames returns the macro names of definitions (NAME or
+// NAME=value), sorted and without repeats.
+func DefineNames(defines []string) []string {
+	var out []string
+	for _, d := range defines {
+		name, _, _ := strings.Cut(d, "=")
+		out = append(out, name)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // TranslateConfig controls the generated HIP tree.
@@ -61,6 +81,10 @@ type TranslateConfig struct {
 	Out string `json:"out"`
 	// Launch is "chevron" (keep <<<>>>) or "ggl" (hipLaunchKernelGGL).
 	Launch string `json:"launch"`
+	// Wave is the wavefront strategy: "auto" (32-lane logical warps where
+	// the code assumes 32) or "wide" (widen every warp construct to the
+	// wavefront, for code that is warp-size generic throughout).
+	Wave string `json:"wave"`
 }
 
 // CMakeConfig controls the generated CMake files.

@@ -43,6 +43,12 @@ func CacheKey(name string, src []byte, opts Options) string {
 			h = append(append(h, l...), 0)
 		}
 	}
+	if len(opts.HIPDefines) > 0 {
+		h = append(h, "hipdefines\x00"...)
+		for _, d := range opts.HIPDefines {
+			h = append(append(h, d...), 0)
+		}
+	}
 	if len(opts.IncludedMacros) > 0 {
 		h = append(h, "macros\x00"...)
 		for _, name := range slices.Sorted(maps.Keys(opts.IncludedMacros)) {

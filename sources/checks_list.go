@@ -13,6 +13,7 @@ var Checks = []struct{ Name, Meaning string }{
 	{"fp8-format", "an OCP FP8 type mapped to the fnuz format of gfx94x"},
 	{"fp8-range", "the e4m3 bound 448, which is 240 on gfx94x"},
 	{"hopper-feature", "wgmma, TMA, cp.async, clusters: NVIDIA hardware features AMD lacks"},
+	{"hip-defines", "a finding in the CUDA alternative of a project's own HIP code (the #else of #ifdef USE_AMD_ROCM), which HIP builds compile unless rocm.defines (translate -D) names the switch"},
 	{"inline-asm", "inline PTX assembly"},
 	{"include-not-found", "a quoted #include found neither beside the file nor in an include directory (left untranslated)"},
 	{"launch", "a kernel launch that --launch=ggl could not rewrite"},

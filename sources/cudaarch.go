@@ -36,7 +36,10 @@ import (
 // A file that defines __CUDA_ARCH__ itself (to emulate an architecture)
 // keeps every use: they mean its definition.
 
-const checkCUDAArch = "cuda-arch-guard"
+const (
+	checkCUDAArch   = "cuda-arch-guard"
+	checkHIPDefines = "hip-defines" // the CUDA alternative of a project's HIP switch
+)
 
 // cudaOnlyGuards are include guards of CUDA library headers without a
 // HIP counterpart guard; code such as cuda-samples' helper_cuda.h tests them.
@@ -82,6 +85,9 @@ type condFrame struct {
 // fields say the same of the #elif and #else branches after it.
 type hipBranch struct {
 	native, cudaAlt, elseNative, elseCudaAlt bool
+	// macro is the HIP macro whose test makes the branch, or the branches
+	// after it, cudaAlt (the first one a condition tests).
+	macro string
 }
 
 // conditional handles #if, #ifdef, #ifndef, #elif, #else and #endif at k.
@@ -95,7 +101,7 @@ func (t *translator) conditional(k int, word string) {
 	}
 	switch word {
 	case "ifdef", "ifndef":
-		if onAMD, ok := hipPlatformMacro(t.text(k + 2)); ok && t.endsDirective(k+3) {
+		if onAMD, ok := t.platformMacro(t.text(k + 2)); ok && t.endsDirective(k+3) {
 			t.conds = append(t.conds, platformFrame(onAMD == (word == "ifdef")))
 			break
 		}
@@ -172,20 +178,20 @@ func (t *translator) conditional(k int, word string) {
 func (t *translator) hipBranchAt(k int, word string, chain hipBranch) hipBranch {
 	switch word {
 	case "ifdef", "ifndef":
-		if t.tok(k+2).Kind == lex.Ident && t.endsDirective(k+3) && hipMacro(t.text(k+2)) {
+		if t.tok(k+2).Kind == lex.Ident && t.endsDirective(k+3) && t.hipMacro(t.text(k+2)) {
 			yes := word == "ifdef"
-			return hipBranch{native: yes, cudaAlt: !yes, elseNative: !yes, elseCudaAlt: yes}
+			return hipBranch{native: yes, cudaAlt: !yes, elseNative: !yes, elseCudaAlt: yes, macro: string(t.text(k + 2))}
 		}
 	case "if", "elif":
 		switch {
 		case chain.elseNative:
 			return hipBranch{native: true, elseNative: true}
 		case chain.elseCudaAlt:
-			return hipBranch{cudaAlt: true, elseCudaAlt: true}
+			return hipBranch{cudaAlt: true, elseCudaAlt: true, macro: chain.macro}
 		}
 		return t.hipCondition(k + 2)
 	case "else":
-		return hipBranch{native: chain.elseNative, cudaAlt: chain.elseCudaAlt}
+		return hipBranch{native: chain.elseNative, cudaAlt: chain.elseCudaAlt, macro: chain.macro}
 	}
 	return hipBranch{}
 }
@@ -198,20 +204,21 @@ func (t *translator) hipBranchAt(k int, word string, chain hipBranch) hipBranch 
 // fail. A whole negated test (!defined(M), !M) says the reverse.
 func (t *translator) hipCondition(j int) hipBranch {
 	if m, end, not, ok := t.definedTest(j); ok && not && t.endsDirective(end) {
-		if hipMacro(t.text(m)) {
-			return hipBranch{cudaAlt: true, elseNative: true}
+		if t.hipMacro(t.text(m)) {
+			return hipBranch{cudaAlt: true, elseNative: true, macro: string(t.text(m))}
 		}
 		return hipBranch{}
 	}
 	if t.is(j, "!") && t.tok(j+1).Kind == lex.Ident && t.endsDirective(j+2) {
-		if hipMacro(t.text(j + 1)) {
-			return hipBranch{cudaAlt: true, elseNative: true}
+		if t.hipMacro(t.text(j + 1)) {
+			return hipBranch{cudaAlt: true, elseNative: true, macro: string(t.text(j + 1))}
 		}
 		return hipBranch{}
 	}
 	// alt: the current alternative tests a HIP macro; only: and is that
 	// test alone; pure: every alternative so far was one alone.
 	alt, only, pure, any := false, true, true, false
+	first := "" // the first HIP macro tested
 	endAlt := func() bool {
 		pure = pure && alt && only
 		return alt
@@ -235,17 +242,23 @@ func (t *translator) hipCondition(j int) hipBranch {
 			if !ok {
 				return hipBranch{}
 			}
-			if hipMacro(t.text(m)) && !t.is(j-1, "!") && !alt {
+			if t.hipMacro(t.text(m)) && !t.is(j-1, "!") && !alt {
 				alt = true
+				if first == "" {
+					first = string(t.text(m))
+				}
 			} else {
 				only = false
 			}
 			j = end - 1
-		case t.tok(j).Kind == lex.Ident && hipMacro(t.text(j)) && !t.is(j-1, "!") && !alt &&
+		case t.tok(j).Kind == lex.Ident && t.hipMacro(t.text(j)) && !t.is(j-1, "!") && !alt &&
 			(t.endsDirective(j+1) || t.is(j+1, "&&") || t.is(j+1, "||") || t.isByte(j+1, ')')):
 			// M alone, as a truth value, not compared (HIP_VERSION < N
 			// holds where HIP_VERSION is undefined).
 			alt = true
+			if first == "" {
+				first = string(t.text(j))
+			}
 		default:
 			only = false
 		}
@@ -253,7 +266,23 @@ func (t *translator) hipCondition(j int) hipBranch {
 	if !any || !endAlt() {
 		return hipBranch{}
 	}
-	return hipBranch{native: true, elseCudaAlt: pure}
+	return hipBranch{native: true, elseCudaAlt: pure, macro: first}
+}
+
+// hipMacro is the free hipMacro, and also true for the macros that every
+// HIP compile defines (Options.HIPDefines), whatever their names.
+func (t *translator) hipMacro(b []byte) bool {
+	return hipMacro(b) || t.hipDefined(b)
+}
+
+// hipDefined reports whether Options.HIPDefines names the macro b.
+func (t *translator) hipDefined(b []byte) bool {
+	for _, d := range t.opts.HIPDefines {
+		if d == string(b) {
+			return true
+		}
+	}
+	return false
 }
 
 // hipMacro reports whether a macro that a project tests names HIP or ROCm
@@ -316,7 +345,7 @@ func (t *translator) judgePasses(f *condFrame, k int, word string, before passes
 	case edited:
 	case word == "ifdef" || word == "ifndef":
 		if t.endsDirective(k+3) && !t.definesArchItself() {
-			cond = definedPasses(t.text(k + 2))
+			cond = t.definedPasses(t.text(k + 2))
 			if word == "ifndef" {
 				cond = cond.not()
 			}
@@ -479,7 +508,7 @@ func (t *translator) conjunction(k int) condFrame {
 				if not && namesHIP(string(t.text(m))) {
 					hipExcluded = string(t.text(m))
 				}
-				if onAMD, ok := hipPlatformMacro(t.text(m)); ok && onAMD == not && t.endsTerm(end) {
+				if onAMD, ok := t.platformMacro(t.text(m)); ok && onAMD == not && t.endsTerm(end) {
 					platformFalse = true
 				}
 			}
@@ -1239,6 +1268,18 @@ func hipPlatformMacro(b []byte) (onAMD, ok bool) {
 	return false, false
 }
 
+// platformMacro is hipPlatformMacro, and also says "defined for AMD GPUs"
+// of the macros that every HIP compile defines (Options.HIPDefines).
+func (t *translator) platformMacro(b []byte) (onAMD, ok bool) {
+	if onAMD, ok = hipPlatformMacro(b); ok {
+		return onAMD, ok
+	}
+	if t.hipDefined(b) {
+		return true, true
+	}
+	return false, false
+}
+
 // platformCondition reports whether the condition of an #if or #elif
 // from j is a whole test of a platform macro (defined(M), defined M,
 // !defined(M), !defined M) and whether it holds for AMD GPUs.
@@ -1247,7 +1288,7 @@ func (t *translator) platformCondition(j int) (holds, ok bool) {
 	if !ok || !t.endsDirective(end) {
 		return false, false
 	}
-	onAMD, ok := hipPlatformMacro(t.text(m))
+	onAMD, ok := t.platformMacro(t.text(m))
 	return onAMD != not, ok
 }
 

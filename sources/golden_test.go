@@ -18,7 +18,8 @@ var update = flag.Bool("update", false, "rewrite the wanted output of golden cas
 
 // A golden case is testdata/NAME.txtar: the comment holds options, one per
 // line ("launch: ggl", "rocm: 6.2", "wave: wide", "local: a.h b/c.h" for
-// Options.LocalIncludes); the first file is the
+// Options.LocalIncludes, "hip-defines: USE_ROCM" for Options.HIPDefines);
+// the first file is the
 // CUDA input (its name is the translated path), then "want" holds the
 // wanted output and "diagnostics" the wanted diagnostics.
 type golden struct {
@@ -63,6 +64,8 @@ func loadGoldens(t *testing.T) []golden {
 				g.opts.LocalIncludes = strings.Fields(v)
 			case "missing-libraries":
 				g.opts.MissingLibraries = strings.Fields(v)
+			case "hip-defines":
+				g.opts.HIPDefines = strings.Fields(v)
 			case "rocm":
 				ver, err := hipmap.ParseVersion(v)
 				if err != nil {

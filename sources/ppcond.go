@@ -114,14 +114,14 @@ func (t *translator) conditionPasses(k int) passes {
 }
 
 // definedPasses returns the value in each pass of "defined(name)".
-func definedPasses(name []byte) passes {
+func (t *translator) definedPasses(name []byte) passes {
 	switch {
 	case string(name) == "__CUDA_ARCH__" || string(name) == "__HIP_DEVICE_COMPILE__":
 		return passes{device: triTrue, host: triFalse}
 	case string(name) == "__NVCC__" || cudaOnlyGuards[string(name)]:
 		return passes{triFalse, triFalse}
 	}
-	if onAMD, ok := hipPlatformMacro(name); ok {
+	if onAMD, ok := t.platformMacro(name); ok {
 		return passes{triOf(onAMD), triOf(onAMD)}
 	}
 	return passes{}
@@ -284,7 +284,7 @@ func (e *ppEval) unary() ppValue {
 			return ppValue{}
 		}
 		e.j = end
-		d := definedPasses(t.text(m))
+		d := t.definedPasses(t.text(m))
 		if e.device {
 			return ppBool(d.device)
 		}

@@ -513,9 +513,35 @@ func (t *translator) reportAt(off int, sev diag.Severity, check, msg string) {
 		msg += oncePerFile
 	} else if sev > diag.Note {
 		t.askAbout()
+		defer t.hipSwitchHint(off)
 	}
 	line, col := t.position(off)
 	t.diags = append(t.diags, diag.Diagnostic{File: t.name, Line: line, Col: col, Severity: sev, Message: msg, Check: check})
+}
+
+// hipSwitchHint follows a warning or error at off inside the CUDA
+// alternative of the project's own HIP code (the #else of "#ifdef
+// USE_AMD_ROCM"), which HIP builds compile because nothing defines the
+// switch for them: a note, once per file for each switch, says how to take
+// the project's HIP code instead (Options.HIPDefines). Macros that HIP or
+// the compiler defines (__HIP_DEVICE_COMPILE__, HIP_VERSION) and those the
+// file or its headers define are no such switch.
+func (t *translator) hipSwitchHint(off int) {
+	for i := len(t.conds) - 1; i >= 0; i-- {
+		f := t.conds[i].hip
+		if !f.cudaAlt || f.macro == "" {
+			continue
+		}
+		name := f.macro
+		if strings.HasPrefix(name, "__") || strings.HasPrefix(name, "HIP_") || t.hipDefined([]byte(name)) {
+			return
+		}
+		if _, ok := t.opts.IncludedMacros[name]; ok || len(t.definesAt()[name]) > 0 {
+			return
+		}
+		t.reportAt(off, diag.Note, checkHIPDefines, "HIP builds compile this code because they do not define "+name+", which selects the project's own HIP code: if the project's ROCm build defines it, name it in the manifest's rocm.defines (or pass -D "+name+" to hipgen translate), and hipgen takes that code for HIP, defines "+name+" in its HIP builds and reports what is here as notes"+oncePerFile)
+		return
+	}
 }
 
 // lookupIdent asks the table about an identifier; the filter answers for

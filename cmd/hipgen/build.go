@@ -168,7 +168,7 @@ func setupBuild(ctx context.Context, e *env, f *buildFlags, targets []string, on
 		Project: p, Targets: targets, Only: only, Toolchains: tcs, Jobs: f.jobs, KeepGoing: f.keepGoing,
 		Cache: cache, Runner: builder.ExecRunner{}, Progress: progress, Environ: e.Environ,
 	}}
-	s.opts.Translator = newTranslator(tcs)
+	s.opts.Translator = newTranslator(tcs, model.DefineNames(p.ROCm.Defines), sources.Wave(p.Translate.Wave))
 	if f.commands {
 		s.opts.Commands = e.Stderr
 	}
@@ -314,8 +314,10 @@ var hipVersionRe = lazyre.New(`HIP version: (\d+)\.(\d+)`)
 // the ROCm release the installed hipcc belongs to. The libraries that
 // hipcc's ROCm lacks are reported as translate reports them
 // (missing-library), when its include directory is found as translate
-// finds hipconfig's (hipVersionHeader).
-func newTranslator(tcs []*builder.Toolchain) builder.Translator {
+// finds hipconfig's (hipVersionHeader). hipDefines are the macros that
+// the project's HIP compiles define (rocm.defines), wave the manifest's
+// wavefront strategy.
+func newTranslator(tcs []*builder.Toolchain, hipDefines []string, wave sources.Wave) builder.Translator {
 	var v sources.Version
 	var missing []string
 	for _, tc := range tcs {
@@ -329,7 +331,7 @@ func newTranslator(tcs []*builder.Toolchain) builder.Translator {
 	}
 	return builder.Translator{
 		Translate: func(read func(string) ([]byte, error), includeDirs []string, name string, src []byte, launch string, local []string) ([]byte, []diag.Diagnostic) {
-			opts := sources.Options{ROCmVersion: v, Launch: sources.Launch(launch), SourcePath: name, LocalIncludes: local, IncludesResolved: true, MissingLibraries: missing}
+			opts := sources.Options{ROCmVersion: v, Launch: sources.Launch(launch), SourcePath: name, LocalIncludes: local, IncludesResolved: true, MissingLibraries: missing, HIPDefines: hipDefines, Wave: wave}
 			out, ds, _, _ := sources.NewHeaderMacros(read, includeDirs, opts).TranslateIn(name, src, opts)
 			return out, ds
 		},

@@ -21,6 +21,7 @@ import (
 	"github.com/hipgen/hipgen/internal/rootpath"
 	"github.com/hipgen/hipgen/internal/sysfile"
 	"github.com/hipgen/hipgen/manifest"
+	"github.com/hipgen/hipgen/model"
 	"github.com/hipgen/hipgen/sources"
 	"github.com/hipgen/hipgen/sources/hipmap"
 )
@@ -35,6 +36,7 @@ var translateCommand = &command{
 		var o translateFlags
 		fs.StringVar(&o.out, "o", "", "output `dir` when no manifest names one")
 		fs.Var(&o.includes, "I", "look for project headers in `dir` too (relative to the project root; repeatable; added to the manifest's includes)")
+		fs.Var(&o.defines, "D", "HIP builds define `NAME[=value]` (repeatable; added to the manifest's rocm.defines): the project's own tests of it select its HIP code")
 		fs.BoolVar(&o.only, "only", false, "translate exactly the named files, not the headers they include")
 		fs.BoolVar(&o.stdout, "stdout", false, "print the translation of the one named file to stdout")
 		fs.BoolVar(&o.check, "check", false, "write nothing; exit 1 when an output is missing or stale")
@@ -42,7 +44,7 @@ var translateCommand = &command{
 		fs.StringVar(&o.format, "format", "text", "diagnostics `format`: text, json or sarif")
 		fs.StringVar(&o.launch, "launch", "", "kernel launches: chevron (keep <<<>>>) or ggl (hipLaunchKernelGGL); default from the manifest, else chevron")
 		fs.StringVar(&o.rocm, "rocm-version", "", "ROCm `X.Y` that will compile the output (default: hipconfig --version, else 5.2)")
-		fs.StringVar(&o.wave, "wave", "auto", "wavefront strategy: auto (32-lane logical warps where the code assumes them) or wide (widen to warpSize)")
+		fs.StringVar(&o.wave, "wave", "", "wavefront strategy: auto (32-lane logical warps where the code assumes them) or wide (widen to warpSize); default from the manifest, else auto")
 		fs.IntVar(&o.jobs, "j", 0, "translate `n` files in parallel (default: one per processor, at most 16)")
 		return func(e *env, args []string) int { return runTranslate(e, &o, args) }
 	},
@@ -82,6 +84,13 @@ includes define only for NVIDIA GPUs (in blocks hipcc never compiles, such
 as "#if __CUDA_ARCH__ >= 750") is never compiled for AMD GPUs either: what
 is found there is a note, which names the header.
 
+A project's own HIP code behind a switch of its own ("#ifdef USE_AMD_ROCM"
+... "#else" CUDA code "#endif") is taken for HIP when the manifest's
+rocm.defines (or -D) names the switch: hipgen's builds then define it for
+every HIP compile, and what the switch keeps from HIP builds is reported
+as notes. Without it, HIP builds compile the CUDA alternative, and a note
+at its first finding names the switch.
+
 Diagnostics print as file:line:col: severity: message [check]; silence one
 with "// hipgen:ignore check" on its line or the line above. Exit status 1
 when any diagnostic is an error; with --check, only when an output is
@@ -97,7 +106,7 @@ reported as a note.
 `
 
 type translateFlags struct {
-	includes                        dirList
+	includes, defines               dirList
 	out, format, launch, rocm, wave string
 	only, stdout, check, stats      bool
 	jobs                            int
@@ -150,9 +159,15 @@ func runTranslate(e *env, o *translateFlags, args []string) int {
 		return e.errorf(exitUsage, "translate: --format %q: want text, json or sarif", o.format)
 	}
 	opts := sources.Options{Launch: sources.Launch(o.launch), Wave: sources.Wave(o.wave)}
-	if o.wave != "auto" && o.wave != "wide" {
+	if o.wave != "" && o.wave != "auto" && o.wave != "wide" {
 		return e.errorf(exitUsage, "translate: --wave %q: want auto or wide", o.wave)
 	}
+	for _, d := range o.defines {
+		if !manifest.ValidDefine(d) {
+			return e.errorf(exitUsage, "translate: -D %q: not a macro definition (want NAME or NAME=value)", d)
+		}
+	}
+	hipDefines := o.defines
 	root := e.Dir
 	var includeDirs []string
 	for _, d := range o.includes {
@@ -176,13 +191,18 @@ func runTranslate(e *env, o *translateFlags, args []string) int {
 		if o.launch == "" {
 			opts.Launch = sources.Launch(p.Translate.Launch)
 		}
+		if o.wave == "" {
+			opts.Wave = sources.Wave(p.Translate.Wave)
+		}
 		for _, t := range p.Targets {
 			includeDirs = append(includeDirs, t.Includes...)
 		}
+		hipDefines = append(slices.Clip(p.ROCm.Defines), hipDefines...)
 		if len(args) == 0 {
 			files = p.AllSources()
 		}
 	}
+	opts.HIPDefines = model.DefineNames(hipDefines)
 	switch opts.Launch {
 	case "", sources.LaunchChevron, sources.LaunchGGL:
 	default:

@@ -42,11 +42,14 @@ set(HIPGEN_SYSFS_ROOT "" CACHE PATH "prefix of /sys when reading the amdgpu driv
 mark_as_advanced(HIPGEN_EXECUTABLE HIPGEN_ROCM_AGENT_ENUMERATOR HIPGEN_NVIDIA_SMI HIPGEN_HIP_LANGUAGE HIPGEN_SYSFS_ROOT)
 
 # hipgen_project(<name> ROOT <dir> TRANSLATE_OUT <dir>
-#                [CUDA_ARCHS <arch>...] [ROCM_ARCHS <arch>...])
+#                [CUDA_ARCHS <arch>...] [ROCM_ARCHS <arch>...]
+#                [CUDA_DEFINES <d>...] [ROCM_DEFINES <d>...])
 # Chooses the backend, enables its language and resolves the architectures.
-# A macro, because enable_language() must run at directory scope.
+# The chosen backend's DEFINES go to every target (the manifest's
+# cuda.defines and rocm.defines). A macro, because enable_language() must
+# run at directory scope.
 macro(hipgen_project _hp_name)
-  cmake_parse_arguments(_hp "" "ROOT;TRANSLATE_OUT" "CUDA_ARCHS;ROCM_ARCHS" ${ARGN})
+  cmake_parse_arguments(_hp "" "ROOT;TRANSLATE_OUT" "CUDA_ARCHS;ROCM_ARCHS;CUDA_DEFINES;ROCM_DEFINES" ${ARGN})
   get_filename_component(HIPGEN_${_hp_name}_ROOT "${_hp_ROOT}" ABSOLUTE)
   set(HIPGEN_${_hp_name}_TRANSLATE_OUT "${_hp_TRANSLATE_OUT}")
   set(HIPGEN_${_hp_name}_TARGETS "")
@@ -79,7 +82,9 @@ macro(hipgen_project _hp_name)
       enable_language(CUDA)
     endif()
     find_package(CUDAToolkit REQUIRED)
+    set(HIPGEN_${_hp_name}_DEFINES ${_hp_CUDA_DEFINES})
   else()
+    set(HIPGEN_${_hp_name}_DEFINES ${_hp_ROCM_DEFINES})
     _hipgen_find_hipcc()
     _hipgen_rocm_archs(HIPGEN_${_hp_name}_ARCHS _hp_line "${_hp_hip_explicit}" "${_hp_ROCM_ARCHS}")
     message(STATUS "hipgen: ${_hp_name}: ${_hp_line}")

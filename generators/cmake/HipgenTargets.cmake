@@ -81,7 +81,9 @@ function(hipgen_add_target project name)
   if(T_KIND STREQUAL "library" AND T_INSTALL_HDRS)
     target_include_directories(${name} ${vis} "$<INSTALL_INTERFACE:include>")
   endif()
-  target_compile_definitions(${name} ${vis} ${T_DEFINES})
+  # The backend's defines first (cuda.defines or rocm.defines): public, so
+  # that code including a library's headers takes the branches it took.
+  target_compile_definitions(${name} ${vis} ${HIPGEN_${project}_DEFINES} ${T_DEFINES})
   target_link_libraries(${name} ${vis} ${T_DEPS} ${link})
   _hipgen_gpu_properties(${project} ${name} ${vis} "${srcs}"
     "${T_CUDA_FLAGS}" "${T_HIP_FLAGS}" "${T_CXX_FLAGS}")

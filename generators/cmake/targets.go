@@ -43,6 +43,8 @@ func targetFile(p *model.Project, dir string, read func(string) ([]byte, error))
 		{"TRANSLATE_OUT", []string{p.Translate.Out}},
 		{"CUDA_ARCHS", cudaArchs(p.CUDA.Archs)},
 		{"ROCM_ARCHS", p.ROCm.Archs},
+		{"CUDA_DEFINES", p.CUDA.Defines},
+		{"ROCM_DEFINES", p.ROCm.Defines},
 	})
 	if len(rules) > 0 {
 		b.WriteString("\n# One translation rule per file, used by the HIP backend. A source's rule\n")
