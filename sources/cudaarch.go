@@ -285,6 +285,22 @@ func (t *translator) hipDefined(b []byte) bool {
 	return false
 }
 
+// HIPSwitch reports whether a macro's name is that of a project's own
+// switch of HIP builds, which the project's build defines: one whose last
+// part names HIP or ROCm (USE_ROCM, GGML_USE_HIP, USE_AMD_ROCM,
+// PADDLE_WITH_HIP), not a feature of HIP builds (GGML_HIP_GRAPHS) nor a
+// macro of HIP or its compiler (__HIP_PLATFORM_AMD__, HIP_VERSION).
+func HIPSwitch(name string) bool {
+	if strings.HasPrefix(name, "__") || strings.HasPrefix(name, "HIP_") {
+		return false
+	}
+	switch name[strings.LastIndexByte(name, '_')+1:] {
+	case "HIP", "HIPCC", "HIPBLAS", "ROCM", "HCC":
+		return true
+	}
+	return false
+}
+
 // hipMacro reports whether a macro that a project tests names HIP or ROCm
 // builds: HIP's platform macros, __HIP_DEVICE_COMPILE__, and the project's
 // own switches with HIP, HIPCC, HIPBLAS, ROCM or HCC as a part of their

@@ -62,3 +62,20 @@ func TestConditionPassesOwnArch(t *testing.T) {
 		t.Errorf("got %+v, want unknown", got)
 	}
 }
+
+// TestHIPSwitch tells a project's switch of its HIP builds, which a
+// manifest's rocm.defines names, from HIP's own macros and from features
+// of HIP builds.
+func TestHIPSwitch(t *testing.T) {
+	for name, want := range map[string]bool{
+		"USE_ROCM": true, "GGML_USE_HIP": true, "USE_AMD_ROCM": true, "PADDLE_WITH_HIP": true,
+		"GGML_USE_HIPBLAS": true, "WITH_HCC": true, "MY_HIPCC": true,
+		"GGML_HIP_GRAPHS": false, "GGML_HIP_NO_VMM": false, "TORCH_USE_HIP_DSA": false,
+		"__HIP_PLATFORM_AMD__": false, "__HIPCC__": false, "HIP_VERSION": false,
+		"HIP": true, "USE_CUDA": false, "CHIP": false, "AMD_GPU_BUILD": false,
+	} {
+		if got := HIPSwitch(name); got != want {
+			t.Errorf("HIPSwitch(%q) = %v, want %v", name, got, want)
+		}
+	}
+}

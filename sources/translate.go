@@ -533,7 +533,7 @@ func (t *translator) hipSwitchHint(off int) {
 			continue
 		}
 		name := f.macro
-		if strings.HasPrefix(name, "__") || strings.HasPrefix(name, "HIP_") || t.hipDefined([]byte(name)) {
+		if !HIPSwitch(name) || t.hipDefined([]byte(name)) {
 			return
 		}
 		if _, ok := t.opts.IncludedMacros[name]; ok || len(t.definesAt()[name]) > 0 {

@@ -6,4 +6,4 @@ package sources
 // Go file below sources/, the mapping table included). It is part of
 // every cache key, so a file translated by another build of the
 // translator is translated again.
-const TranslatorVersion = "3a624aed761d2dbe"
+const TranslatorVersion = "b1bdb904005404b3"

@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
-	"github.com/hipgen/hipgen/archdetect"
 	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
+
+	"github.com/hipgen/hipgen/archdetect"
 
 	"github.com/hipgen/hipgen/builder"
 	"github.com/hipgen/hipgen/internal/lazyre"
@@ -151,6 +153,10 @@ func runInit(e *env, force bool, name string) int {
 	if err != nil {
 		return e.errorf(exitUsage, "init: %v", err)
 	}
+	switches, err := hipSwitchesIn(files, buildFiles, slices.Concat(cus, cuhs, others), len(exts) > 0)
+	if err != nil {
+		return e.errorf(exitUsage, "init: %v", err)
+	}
 	companions, links := map[string][]string{}, map[string][]string{}
 	for _, m := range mains {
 		r, err := reached(files, []string{m}, incs)
@@ -170,7 +176,7 @@ func runInit(e *env, force bool, name string) int {
 	h := archdetect.RealHost()
 	h.Getenv = e.Getenv
 	src := starter{
-		name: name, lib: lib, hdrs: cuhs, incs: incs, mains: mains, companions: companions, links: links, exts: exts, flags: flags,
+		name: name, lib: lib, hdrs: cuhs, incs: incs, mains: mains, companions: companions, links: links, exts: exts, flags: flags, switches: switches,
 		cuda: starterArchs(h, archdetect.CUDA), rocm: starterArchs(h, archdetect.ROCm),
 	}.manifest()
 	if _, err := manifest.LoadSource(e.Dir, manifest.FileName, src); err != nil {
@@ -249,11 +255,7 @@ func (l archLine) write(b *bytes.Buffer, key string) {
 	if l.comment != "" {
 		fmt.Fprintf(b, "  // %s.\n", l.comment)
 	}
-	q := make([]string, len(l.archs))
-	for i, a := range l.archs {
-		q[i] = quote(a)
-	}
-	fmt.Fprintf(b, "  %s: { archs: [%s] },\n", key, strings.Join(q, ", "))
+	fmt.Fprintf(b, "  %s: { archs: [%s] },\n", key, strings.Join(quoteAll(l.archs), ", "))
 }
 
 // starter is what a starter manifest is written from.
@@ -264,6 +266,7 @@ type starter struct {
 	links                  map[string][]string // libraries each program ("" the library) must link
 	exts                   []torchExtension
 	flags                  nvccFlags
+	switches               hipSwitches // rocm.defines
 	cuda, rocm             archLine
 }
 
@@ -274,7 +277,7 @@ func (st starter) manifest() []byte {
 	fmt.Fprintf(&b, "  name: %s,\n", quote(st.name))
 	fmt.Fprintf(&b, "  // Used when no architecture is set (flags, environment) or detected.\n")
 	st.cuda.write(&b, "cuda")
-	st.rocm.write(&b, "rocm")
+	st.switches.write(&b, st.rocm)
 	fmt.Fprintf(&b, "  translate: { out: 'hip' },\n")
 	fmt.Fprintf(&b, "  targets: [\n")
 	libName := sanitizeTarget(st.name)
