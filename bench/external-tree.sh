@@ -31,6 +31,9 @@
 #             separated by blanks, for example microsoft/DeepSpeed's
 #             "gfx90a:ROCM_WAVEFRONT_SIZE=64 gfx1030:ROCM_WAVEFRONT_SIZE=32":
 #             each architecture is then compiled on its own
+#   HIPCC_LIMIT  seconds one hipcc run may take (default 600); a unit that
+#             runs out fails with "hipcc timed out" (both tools' translations
+#             of cudpp's scan_app.cu do on two cores)
 #   STANDALONE=1  leave out the units that a file of their own directory
 #             or of the directory above #includes (Rodinia's kernels,
 #             which its main units include and which do not compile on
@@ -129,10 +132,10 @@ compile() { # TOOL UNIT -> prints "TOOL UNIT PASS|FAIL first-error"
   why=$(first_error "$log")
   printf '%s\t%s\tFAIL\t%s\n' "$tool" "$unit" "${why:-see $log}"
 }
-export -f compile hipcc_unit first_error
+export -f compile hipcc_unit timed_out first_error
 DEFINES=${DEFINES:-}
 ARCH_DEFINES=${ARCH_DEFINES:-}
-export scratch INCLUDES DEFINES ARCH_DEFINES
+export scratch hipcc_limit INCLUDES DEFINES ARCH_DEFINES
 # NUL-separated pairs: a unit's path may hold blanks (a course's
 # "05_Writing_your_First_Kernels/02 Kernels/02 matmul.cu").
 for t in hipgen hipify; do printf "$t\0%s\0" "${units[@]}"; done |

@@ -125,8 +125,8 @@ compile() { # TOOL PROJECT UNIT -> prints "TOOL PROJECT UNIT PASS|FAIL first-err
   why=$(first_error "$log")
   printf '%s\t%s\t%s\tFAIL\t%s\n' "$tool" "$proj" "$unit" "${why:-see $log}"
 }
-export -f compile hipcc_unit first_error
-export scratch
+export -f compile hipcc_unit timed_out first_error
+export scratch hipcc_limit
 {
   for t in hipgen hipify; do
     printf "$t\tcandle\t%s\n" "${candle_units[@]}"

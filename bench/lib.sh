@@ -58,8 +58,8 @@ hipcc_unit() {
   case $src in *.c) lang=(-x c -std=gnu11 -D__HIP_PLATFORM_AMD__=1) ;; esac
   mkdir -p "$scratch/tmp"
   if [ -z "${ARCH_DEFINES:-}" ]; then
-    TMPDIR=$scratch/tmp HIP_PLATFORM=amd timeout 600 hipcc "${lang[@]}" -w -I "$scratch/shadow" "$@" \
-      --offload-arch=gfx90a --offload-arch=gfx1030 -c "$src" -o /dev/null >"$log" 2>&1
+    TMPDIR=$scratch/tmp HIP_PLATFORM=amd timeout "$hipcc_limit" hipcc "${lang[@]}" -w -I "$scratch/shadow" "$@" \
+      --offload-arch=gfx90a --offload-arch=gfx1030 -c "$src" -o /dev/null >"$log" 2>&1 || timed_out $? "$log"
     return
   fi
   : >"$log"
@@ -68,9 +68,21 @@ hipcc_unit() {
     for d in $ARCH_DEFINES; do
       [ "${d%%:*}" = "$arch" ] && defs+=(-D "${d#*:}")
     done
-    TMPDIR=$scratch/tmp HIP_PLATFORM=amd timeout 600 hipcc "${lang[@]}" -w -I "$scratch/shadow" "$@" "${defs[@]}" \
-      --offload-arch="$arch" -c "$src" -o /dev/null >>"$log" 2>&1 || return 1
+    TMPDIR=$scratch/tmp HIP_PLATFORM=amd timeout "$hipcc_limit" hipcc "${lang[@]}" -w -I "$scratch/shadow" "$@" "${defs[@]}" \
+      --offload-arch="$arch" -c "$src" -o /dev/null >>"$log" 2>&1 || { timed_out $? "$log"; return 1; }
   done
+}
+
+# hipcc_limit is how long one hipcc run may take, in seconds (HIPCC_LIMIT,
+# default 600): a unit of heavy templates (cudpp's scan) can take longer on
+# two cores.
+hipcc_limit=${HIPCC_LIMIT:-600}
+
+# timed_out RC LOG returns RC, first saying in LOG that hipcc ran out of
+# time when RC is timeout's 124 (a killed hipcc leaves no error to show).
+timed_out() {
+  [ "$1" = 124 ] && echo "error: hipcc timed out after $hipcc_limit s" >>"$2"
+  return "$1"
 }
 
 # first_error LOG prints the first error in LOG, the paths in $scratch made
