@@ -5,6 +5,7 @@
 package model
 
 import (
+	"maps"
 	"slices"
 	"strings"
 )
@@ -62,16 +63,20 @@ type Backend struct {
 	Defines []string `json:"defines"`
 }
 
-// DefineNames returns the macro names of definitions (NAME or
-// NAME=value), sorted and without repeats.
-func DefineNames(defines []string) []string {
-	var out []string
+// MergeDefines returns definitions (NAME or NAME=value) sorted by name,
+// one per name: a later definition of a name replaces an earlier one, as
+// a later -D does on a compiler's command line.
+func MergeDefines(defines []string) []string {
+	byName := map[string]string{}
 	for _, d := range defines {
 		name, _, _ := strings.Cut(d, "=")
-		out = append(out, name)
+		byName[name] = d
 	}
-	slices.Sort(out)
-	return slices.Compact(out)
+	out := make([]string, 0, len(byName))
+	for _, name := range slices.Sorted(maps.Keys(byName)) {
+		out = append(out, byName[name])
+	}
+	return out
 }
 
 // TranslateConfig controls the generated HIP tree.

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -48,5 +49,16 @@ func TestLinkFlags(t *testing.T) {
 	}
 	if got := strings.Join(LinkNames(items, true), " "); got != "hipblas -lhiprand m -pthread /opt/x/libfoo.a libbar.so hipblaslt" {
 		t.Errorf("LinkNames(rocm) = %q", got)
+	}
+}
+
+func TestMergeDefines(t *testing.T) {
+	got := MergeDefines([]string{"USE_ROCM", "B=2", "A", "B=3", "USE_ROCM=0"})
+	want := []string{"A", "B=3", "USE_ROCM=0"}
+	if !slices.Equal(got, want) {
+		t.Errorf("MergeDefines = %q, want %q", got, want)
+	}
+	if got := MergeDefines(nil); len(got) != 0 {
+		t.Errorf("MergeDefines(nil) = %q, want none", got)
 	}
 }

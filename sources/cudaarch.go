@@ -275,14 +275,25 @@ func (t *translator) hipMacro(b []byte) bool {
 	return hipMacro(b) || t.hipDefined(b)
 }
 
-// hipDefined reports whether Options.HIPDefines names the macro b.
+// hipDefined reports whether Options.HIPDefines defines the macro b.
 func (t *translator) hipDefined(b []byte) bool {
+	_, ok := t.hipDefinition(b)
+	return ok
+}
+
+// hipDefinition returns the value Options.HIPDefines gives the macro b
+// ("1" for a name alone, as -D gives it), and whether it defines b.
+func (t *translator) hipDefinition(b []byte) (value string, ok bool) {
 	for _, d := range t.opts.HIPDefines {
-		if d == string(b) {
-			return true
+		name, v, hasValue := strings.Cut(d, "=")
+		if name == string(b) {
+			if !hasValue {
+				v = "1"
+			}
+			return v, true
 		}
 	}
-	return false
+	return "", false
 }
 
 // HIPSwitch reports whether a macro's name is that of a project's own

@@ -312,6 +312,9 @@ func (e *ppEval) unary() ppValue {
 		case "__HIP_DEVICE_COMPILE__":
 			return ppBool(triOf(e.device))
 		}
+		if v, ok := t.hipDefinition(text); ok {
+			return ppNumber([]byte(strings.TrimSpace(v))) // unknown unless a number
+		}
 		return ppValue{}
 	case tk.Kind == lex.Char:
 		e.j++

@@ -98,11 +98,12 @@ type Options struct {
 	// under such a test of a macro they define only in blocks hipcc never
 	// compiles is never compiled for AMD GPUs either.
 	IncludedMacros map[string]MacroDef
-	// HIPDefines names the macros that every HIP compile of the output
-	// defines (the manifest's rocm.defines, translate -D), sorted: the
-	// project's own tests of them select its HIP code, as tests of
-	// __HIP_PLATFORM_AMD__ do, and what they keep from HIP builds (the
-	// #else of "#ifdef USE_AMD_ROCM") is never compiled for AMD GPUs.
+	// HIPDefines are the definitions (NAME or NAME=value) that every HIP
+	// compile of the output has (the manifest's rocm.defines, translate
+	// -D), one per name, sorted: the project's own tests of them select
+	// its HIP code, as tests of __HIP_PLATFORM_AMD__ do, and what they keep
+	// from HIP builds (the #else of "#ifdef USE_AMD_ROCM") is never
+	// compiled for AMD GPUs. A name alone is 1 in #if, as -D makes it.
 	HIPDefines []string
 }
 

@@ -168,7 +168,7 @@ func setupBuild(ctx context.Context, e *env, f *buildFlags, targets []string, on
 		Project: p, Targets: targets, Only: only, Toolchains: tcs, Jobs: f.jobs, KeepGoing: f.keepGoing,
 		Cache: cache, Runner: builder.ExecRunner{}, Progress: progress, Environ: e.Environ,
 	}}
-	s.opts.Translator = newTranslator(tcs, model.DefineNames(p.ROCm.Defines), sources.Wave(p.Translate.Wave))
+	s.opts.Translator = newTranslator(tcs, model.MergeDefines(p.ROCm.Defines), sources.Wave(p.Translate.Wave))
 	if f.commands {
 		s.opts.Commands = e.Stderr
 	}

@@ -202,7 +202,7 @@ func runTranslate(e *env, o *translateFlags, args []string) int {
 			files = p.AllSources()
 		}
 	}
-	opts.HIPDefines = model.DefineNames(hipDefines)
+	opts.HIPDefines = model.MergeDefines(hipDefines)
 	switch opts.Launch {
 	case "", sources.LaunchChevron, sources.LaunchGGL:
 	default:
