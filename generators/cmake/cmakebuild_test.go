@@ -100,10 +100,20 @@ func examples(t *testing.T) []string {
 // files there, standalone, as 'hipgen generate --standalone cmake' would.
 func copyProject(t *testing.T, name string) (string, *model.Project) {
 	t.Helper()
+	return copyEditedProject(t, name, nil)
+}
+
+// copyEditedProject is copyProject with edit run on the copy before the
+// CMake files are generated.
+func copyEditedProject(t *testing.T, name string, edit func(dir string)) (string, *model.Project) {
+	t.Helper()
 	src, _ := filepath.Abs(filepath.Join("..", "..", "examples", name))
 	dst := filepath.Join(t.TempDir(), name)
 	if out, err := exec.Command("cp", "-r", src, dst).CombinedOutput(); err != nil {
 		t.Fatalf("cp: %v\n%s", err, out)
+	}
+	if edit != nil {
+		edit(dst)
 	}
 	p, files := generate(t, dst, true)
 	os.RemoveAll(filepath.Join(dst, filepath.FromSlash(p.Translate.Out)))
@@ -518,5 +528,48 @@ func TestIncludeIntoExistingProject(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestBackendDefines builds the example's library with cuda.defines and
+// rocm.defines set: each backend's compiles get its own list and not the
+// other's, values included (a source that stops with #error otherwise
+// proves it), before the target's own defines.
+func TestBackendDefines(t *testing.T) {
+	for _, bc := range []backendCase{cudaCase, hipCase} {
+		t.Run(bc.backend, func(t *testing.T) {
+			requireTools(t, "cmake", map[string]string{"CUDA": "nvcc", "HIP": "hipcc"}[bc.backend])
+			root, _ := copyEditedProject(t, "vecadd", func(dir string) {
+				m := filepath.Join(dir, manifest.FileName)
+				if err := os.Rename(m, filepath.Join(dir, "base.libsonnet")); err != nil {
+					t.Fatal(err)
+				}
+				write(t, m, "(import 'base.libsonnet') + { cuda+: { defines: ['VA_CUDA_BUILD'] }, rocm+: { defines: ['VA_ROCM_BUILD=2'] } }\n")
+				src := filepath.Join(dir, "csrc", "vecadd.cu")
+				data, err := os.ReadFile(src)
+				if err != nil {
+					t.Fatal(err)
+				}
+				guard := "#if defined(VA_CUDA_BUILD) == defined(VA_ROCM_BUILD)\n#error \"want exactly one backend's defines\"\n#endif\n" +
+					"#if defined(VA_ROCM_BUILD) && VA_ROCM_BUILD != 2\n#error \"want VA_ROCM_BUILD=2\"\n#endif\n"
+				write(t, src, guard+string(data))
+			})
+			env := testEnv(bc.env...)
+			args := append([]string{"-S", ".", "-B", "out", "-DHIPGEN_GPU_BACKEND=" + bc.backend}, bc.args(t, nil)...)
+			runIn(t, root, env, "cmake", args...)
+			build := runIn(t, root, env, "cmake", "--build", "out", "-j2", "--target", "vecadd", "--verbose")
+			want := map[string]string{"CUDA": "-DVA_CUDA_BUILD", "HIP": "-DVA_ROCM_BUILD=2"}[bc.backend]
+			if !strings.Contains(build, want) {
+				t.Errorf("no compile command has %s:\n%s", want, build)
+			}
+		})
+	}
+}
+
+// write writes a file of the test's project.
+func write(t *testing.T, path, content string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }
