@@ -464,6 +464,9 @@ func (t *translator) inlineAsm(k int) int {
 	if close == j+2 && t.tok(j+1).Kind == lex.String && t.tok(k-1).Kind == lex.Ident && !t.tok(k-1).Directive && !cppKeywords[string(t.text(k-1))] {
 		return close + 1
 	}
+	if t.wrappedPTX(k) {
+		return close + 1 // hipgen_ptx_value's copy of the PTX, not compiled
+	}
 	kind := asmKind(t.asmTemplate(j+1, close))
 	switch {
 	case kind == asmEmpty || kind == asmAMD:
@@ -474,6 +477,9 @@ func (t *translator) inlineAsm(k int) int {
 		// there), and the host pass neither emits a device function
 		// nor checks its assembly.
 		t.report(k, diag.Note, "inline-asm", "inline assembly in a device function, in a block that hipcc's device pass never compiles (an earlier branch is taken there, or the condition fails): it never reaches an AMD GPU, and the host pass does not emit device functions")
+		return close + 1
+	case !t.deadOnHIP && t.ptxLaneRegister(k, j, close):
+		// Code hipcc never compiles keeps its asm, and the note.
 		return close + 1
 	case kind == asmCPU:
 		// A CPU's assembly outside device code (Boost's rounding
@@ -520,6 +526,93 @@ func (t *translator) inlineAsm(k int) int {
 	}
 	t.report(k, diag.Error, "inline-asm", msg)
 	return close + 1
+}
+
+// ptxValue names the macro that stands for an asm statement whose one
+// output HIP computes without assembly: hipgen_ptx_value(lvalue, value,
+// asm(...)) assigns value to lvalue and drops the asm, kept as written for
+// the reader (and for the rule that strings are never rewritten).
+const ptxValue = "hipgen_ptx_value"
+
+// ptxLaneRegisters are the PTX special registers of a thread's lane that
+// ptxLaneRegister rewrites, with what HIP computes them with on 32-lane
+// logical warps (the lane within the warp; the masks of the lanes below,
+// up to, above and from it), and on the whole wavefront for --wave=wide
+// (the lane only: a 64-lane mask does not fit the 32-bit output).
+var ptxLaneRegisters = map[string][2]string{
+	"%%laneid":      {"(__lane_id() & 31)", "__lane_id()"},
+	"%%lanemask_lt": {"((1u << (__lane_id() & 31)) - 1u)", ""},
+	"%%lanemask_le": {"((2u << (__lane_id() & 31)) - 1u)", ""},
+	"%%lanemask_gt": {"(~((2u << (__lane_id() & 31)) - 1u))", ""},
+	"%%lanemask_ge": {"(~((1u << (__lane_id() & 31)) - 1u))", ""},
+}
+
+// ptxLaneRegister rewrites the asm statement at k (its parentheses at
+// open and close) when all it does is read a lane register into a 32-bit
+// output, asm("mov.u32 %0, %%laneid;" : "=r"(lane)), as faiss, DeepSpeed
+// and cuda-samples do: it becomes hipgen_ptx_value(lane, (__lane_id() &
+// 31), asm(...)), with a note. It reports whether it did.
+func (t *translator) ptxLaneRegister(k, open, close int) bool {
+	// A template, one "=r" output, nothing else.
+	out := open + 3
+	if t.tok(open+1).Kind != lex.String || !t.is(open+2, ":") || t.tok(out).Kind != lex.String ||
+		string(t.text(out)) != `"=r"` || !t.is(out+1, "(") {
+		return false
+	}
+	lv := t.matching(out + 1)
+	if lv < 0 || lv+1 != close || lv == out+2 {
+		return false
+	}
+	tmpl := strings.Fields(strings.TrimSuffix(strings.TrimSpace(string(t.asmTemplate(open+1, close))), ";"))
+	if len(tmpl) != 3 || (tmpl[0] != "mov.u32" && tmpl[0] != "mov.b32" && tmpl[0] != "mov.s32") || tmpl[1] != "%0," {
+		return false
+	}
+	reg, ok := ptxLaneRegisters[tmpl[2]]
+	if !ok {
+		return false
+	}
+	value, how := reg[0], "the lane within its 32-lane logical warp"
+	if strings.HasPrefix(tmpl[2], "%%lanemask") {
+		how = "the mask of " + map[string]string{"lt": "the lanes below", "le": "the lanes up to", "gt": "the lanes above", "ge": "the lanes from"}[tmpl[2][len(tmpl[2])-2:]] + " the thread's, in its 32-lane logical warp"
+	}
+	if t.wave.wide {
+		if value = reg[1]; value == "" {
+			return false // reported: a 64-lane mask does not fit
+		}
+		how = "the lane within the wavefront"
+	}
+	t.insert(int(t.tok(k).Start), ptxValue+"("+t.span(out+2, lv-1)+", "+value+", ")
+	t.insert(int(t.tok(close).End), ")")
+	t.notePolyfill(ptxValueKey, int(t.tok(k).Start))
+	t.needRuntime = true
+	t.report(k, diag.Note, "inline-asm", "inline PTX reading "+strings.TrimPrefix(tmpl[2], "%")+" became "+ptxValue+"(..., "+value+", asm(...)): "+how+"; the asm is kept as the macro's last argument, which is not compiled")
+	return true
+}
+
+// ptxValueKey is hipgen_ptx_value's key among the polyfills: no CUDA name.
+const ptxValueKey = "asm:" + ptxValue
+
+// wrappedPTX reports whether the asm statement at k is the last argument
+// of a hipgen_ptx_value call (see ptxLaneRegister): a translation's own.
+func (t *translator) wrappedPTX(k int) bool {
+	if !t.is(k-1, ",") {
+		return false
+	}
+	depth := 0
+	for i := k - 1; i >= 0 && i > k-400; i-- {
+		switch {
+		case t.isByte(i, ')'):
+			depth++
+		case t.isByte(i, '('):
+			if depth == 0 {
+				return t.is(i-1, ptxValue)
+			}
+			depth--
+		case t.isByte(i, ';') || t.isByte(i, '{') || t.isByte(i, '}'):
+			return false
+		}
+	}
+	return false
 }
 
 // portableAlternative tells, for inline assembly at k in a branch of a

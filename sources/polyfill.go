@@ -78,7 +78,8 @@ func polyfillName(cuda string) string { return "hipgen_" + strings.TrimLeft(cuda
 // groups).
 func polyfillList() map[string]polyfill {
 	m := map[string]polyfill{
-		"__trap": {name: "__builtin_trap", why: "HIP has no __trap; the compiler builtin aborts the kernel the same way"},
+		ptxValueKey: {name: ptxValue, why: "what an asm statement reading a lane register computes, without the asm", code: "#define " + ptxValue + "(lvalue, value, ...) ((lvalue) = (value))"},
+		"__trap":    {name: "__builtin_trap", why: "HIP has no __trap; the compiler builtin aborts the kernel the same way"},
 		// Before ROCm 5.4 (hipDrvGetErrorString/Name), the driver API's
 		// error text: CUresult is hipError_t, whose text the runtime has.
 		"cuGetErrorString": {name: "hipgen_cuGetErrorString", why: "ROCm before 5.4 has no hipDrvGetErrorString; CUresult is hipError_t, whose text hipGetErrorString gives", code: `static inline hipError_t hipgen_cuGetErrorString(hipError_t e, const char** s) {
