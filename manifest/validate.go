@@ -179,25 +179,29 @@ func (c *checker) translate(v any) model.TranslateConfig {
 			}
 		}
 	}
-	if l, present := m["launch"]; present {
-		if s, ok := c.str("translate.launch", l); ok {
-			if s != "chevron" && s != "ggl" {
-				c.errorf("translate.launch", "unknown launch style %q (want \"chevron\" to keep <<<>>> or \"ggl\" for hipLaunchKernelGGL)", s)
-			} else {
-				t.Launch = s
-			}
-		}
-	}
-	if w, present := m["wave"]; present {
-		if s, ok := c.str("translate.wave", w); ok {
-			if s != "auto" && s != "wide" {
-				c.errorf("translate.wave", "unknown wavefront strategy %q (want \"auto\" for 32-lane logical warps where the code assumes 32, or \"wide\" to widen every warp construct to the wavefront)", s)
-			} else {
-				t.Wave = s
-			}
-		}
-	}
+	c.choice(m, "translate", "launch", &t.Launch, "launch style", `want "chevron" to keep <<<>>> or "ggl" for hipLaunchKernelGGL`, "chevron", "ggl")
+	c.choice(m, "translate", "wave", &t.Wave, "wavefront strategy", `want "auto" for 32-lane logical warps where the code assumes 32, or "wide" to widen every warp construct to the wavefront`, "auto", "wide")
 	return t
+}
+
+// choice sets *dst to the string m[key] (of the object named parent) when
+// it is present and one of choices; any other string is an error that
+// names what the field holds and says what it wants.
+func (c *checker) choice(m map[string]any, parent, key string, dst *string, what, want string, choices ...string) {
+	v, present := m[key]
+	if !present {
+		return
+	}
+	field := parent + "." + key
+	s, ok := c.str(field, v)
+	if !ok {
+		return
+	}
+	if !slices.Contains(choices, s) {
+		c.errorf(field, "unknown %s %q (%s)", what, s, want)
+		return
+	}
+	*dst = s
 }
 
 func (c *checker) cmake(v any) model.CMakeConfig {

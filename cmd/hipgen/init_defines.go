@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/hipgen/hipgen/builder"
 	"github.com/hipgen/hipgen/internal/lazyre"
 	"github.com/hipgen/hipgen/sources"
 )
@@ -44,19 +43,15 @@ var (
 // are not read.
 func hipSwitchesIn(reader *fileReader, buildFiles, srcs []string, torch bool) (hipSwitches, error) {
 	where := map[string][]string{}
-	for _, rel := range buildFiles {
-		data, err := reader.read(rel)
-		if err != nil {
-			return hipSwitches{}, err
-		}
-		if builder.HasGeneratedMarker(data) {
-			continue
-		}
+	err := reader.buildFiles(buildFiles, func(rel string, data []byte) {
 		for _, name := range definedIn(data, path.Base(rel) == "setup.py") {
 			if sources.HIPSwitch(name) && !slices.Contains(where[name], rel) {
 				where[name] = append(where[name], rel)
 			}
 		}
+	})
+	if err != nil {
+		return hipSwitches{}, err
 	}
 	if torch {
 		where["USE_ROCM"] = append(where["USE_ROCM"], "PyTorch's ROCm builds")

@@ -6,7 +6,6 @@ import (
 	"path"
 	"strings"
 
-	"github.com/hipgen/hipgen/builder"
 	"github.com/hipgen/hipgen/internal/lazyre"
 )
 
@@ -33,17 +32,13 @@ var (
 // variable) is left out: it cannot be read without running the file.
 func torchExtensionsIn(reader *fileReader, files []string, exists func(string) bool) ([]torchExtension, error) {
 	var out []torchExtension
+	var setups []string
 	for _, rel := range files {
-		if path.Base(rel) != "setup.py" {
-			continue
+		if path.Base(rel) == "setup.py" {
+			setups = append(setups, rel)
 		}
-		data, err := reader.read(rel)
-		if err != nil {
-			return nil, err
-		}
-		if builder.HasGeneratedMarker(data) {
-			continue
-		}
+	}
+	err := reader.buildFiles(setups, func(rel string, data []byte) {
 		for _, m := range cudaExtensionRe.Get().FindAllIndex(data, -1) {
 			args := pyCallArgs(data[m[1]:])
 			ext, ok := readExtension(args, path.Dir(rel), exists)
@@ -52,8 +47,8 @@ func torchExtensionsIn(reader *fileReader, files []string, exists func(string) b
 				out = append(out, ext)
 			}
 		}
-	}
-	return out, nil
+	})
+	return out, err
 }
 
 // readExtension reads the name= and sources= arguments of one

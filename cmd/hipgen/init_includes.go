@@ -118,6 +118,21 @@ func (r *fileReader) read(p string) ([]byte, error) {
 	return f.data, f.err
 }
 
+// buildFiles calls f with each of files (slash paths from the root) that
+// hipgen did not generate, and its bytes, in order.
+func (r *fileReader) buildFiles(files []string, f func(rel string, data []byte)) error {
+	for _, rel := range files {
+		data, err := r.read(rel)
+		if err != nil {
+			return err
+		}
+		if !builder.HasGeneratedMarker(data) {
+			f(rel, data)
+		}
+	}
+	return nil
+}
+
 // includeDirOf returns the directory from which the include path inc
 // names one of files (slash paths that share inc's last element): the
 // shortest such directory, then the first in byte order. A path that is
@@ -181,14 +196,7 @@ type nvccFlags struct {
 // hipgen generated are not read.
 func nvccFlagsIn(reader *fileReader, files []string) (nvccFlags, error) {
 	var f nvccFlags
-	for _, rel := range files {
-		data, err := reader.read(rel)
-		if err != nil {
-			return nvccFlags{}, err
-		}
-		if builder.HasGeneratedMarker(data) {
-			continue
-		}
+	err := reader.buildFiles(files, func(rel string, data []byte) {
 		found := false
 		for _, m := range nvccFlagRe.Get().FindAllSubmatchIndex(data, -1) {
 			if flagEnds(data, m[3]) {
@@ -199,6 +207,9 @@ func nvccFlagsIn(reader *fileReader, files []string) (nvccFlags, error) {
 		if found {
 			f.files = append(f.files, rel)
 		}
+	})
+	if err != nil {
+		return nvccFlags{}, err
 	}
 	slices.Sort(f.flags)
 	f.flags = slices.Compact(f.flags)
