@@ -229,6 +229,11 @@ func (t *translator) include(k int) {
 		return
 	}
 	if hip, ok := pytorchHeaderPath(p); ok {
+		if path.Ext(hip) == ".cu" {
+			// As PyTorch's ROCm build names its .cu files, and as the
+			// rule below reads the mapped path on the next run.
+			hip = OutputPath(hip)
+		}
 		t.pytorchHeader(pk, hip, quoted)
 		t.count(hipmap.Entry{Family: pytorchFamily})
 		return
