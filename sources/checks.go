@@ -560,8 +560,13 @@ func (t *translator) ptxLaneRegister(k, open, close int) bool {
 		return false
 	}
 	lv := t.matching(out + 1)
-	if lv < 0 || lv+1 != close || lv == out+2 {
+	if lv < 0 || lv+1 != close || lv == out+2 || lv-out > 64 {
 		return false
+	}
+	for i := out + 2; i < lv; i++ {
+		if t.isByte(i, ';') || t.isByte(i, '{') || t.isByte(i, '}') {
+			return false // no lvalue; wrappedPTX would not find the call
+		}
 	}
 	tmpl := strings.Fields(strings.TrimSuffix(strings.TrimSpace(string(t.asmTemplate(open+1, close))), ";"))
 	if len(tmpl) != 3 || (tmpl[0] != "mov.u32" && tmpl[0] != "mov.b32" && tmpl[0] != "mov.s32") || tmpl[1] != "%0," {
@@ -594,6 +599,8 @@ const ptxValueKey = "asm:" + ptxValue
 
 // wrappedPTX reports whether the asm statement at k is the last argument
 // of a hipgen_ptx_value call (see ptxLaneRegister): a translation's own.
+// ptxLaneRegister wraps only lvalues of at most 62 tokens without braces
+// or semicolons, so the call is always within reach.
 func (t *translator) wrappedPTX(k int) bool {
 	if !t.is(k-1, ",") {
 		return false
