@@ -535,16 +535,16 @@ func (t *translator) inlineAsm(k int) int {
 const ptxValue = "hipgen_ptx_value"
 
 // ptxLaneRegisters are the PTX special registers of a thread's lane that
-// ptxLaneRegister rewrites, with what HIP computes them with on 32-lane
-// logical warps (the lane within the warp; the masks of the lanes below,
-// up to, above and from it), and on the whole wavefront for --wave=wide
-// (the lane only: a 64-lane mask does not fit the 32-bit output).
-var ptxLaneRegisters = map[string][2]string{
-	"%%laneid":      {"(__lane_id() & 31)", "__lane_id()"},
-	"%%lanemask_lt": {"((1u << (__lane_id() & 31)) - 1u)", ""},
-	"%%lanemask_le": {"((2u << (__lane_id() & 31)) - 1u)", ""},
-	"%%lanemask_gt": {"(~((2u << (__lane_id() & 31)) - 1u))", ""},
-	"%%lanemask_ge": {"(~((1u << (__lane_id() & 31)) - 1u))", ""},
+// ptxLaneRegister rewrites: what HIP computes them with on 32-lane logical
+// warps, what that is (for the note), and what it computes on the whole
+// wavefront for --wave=wide (the lane only: a 64-lane mask does not fit
+// the 32-bit output).
+var ptxLaneRegisters = map[string]struct{ logical, what, wide string }{
+	"%%laneid":      {"(__lane_id() & 31)", "the lane within its 32-lane logical warp", "__lane_id()"},
+	"%%lanemask_lt": {"((1u << (__lane_id() & 31)) - 1u)", "the mask of the lanes below the thread's, in its 32-lane logical warp", ""},
+	"%%lanemask_le": {"((2u << (__lane_id() & 31)) - 1u)", "the mask of the lanes up to the thread's, in its 32-lane logical warp", ""},
+	"%%lanemask_gt": {"(~((2u << (__lane_id() & 31)) - 1u))", "the mask of the lanes above the thread's, in its 32-lane logical warp", ""},
+	"%%lanemask_ge": {"(~((1u << (__lane_id() & 31)) - 1u))", "the mask of the lanes from the thread's, in its 32-lane logical warp", ""},
 }
 
 // ptxLaneRegister rewrites the asm statement at k (its parentheses at
@@ -576,15 +576,12 @@ func (t *translator) ptxLaneRegister(k, open, close int) bool {
 	if !ok {
 		return false
 	}
-	value, how := reg[0], "the lane within its 32-lane logical warp"
-	if strings.HasPrefix(tmpl[2], "%%lanemask") {
-		how = "the mask of " + map[string]string{"lt": "the lanes below", "le": "the lanes up to", "gt": "the lanes above", "ge": "the lanes from"}[tmpl[2][len(tmpl[2])-2:]] + " the thread's, in its 32-lane logical warp"
-	}
+	value, how := reg.logical, reg.what
 	if t.wave.wide {
-		if value = reg[1]; value == "" {
+		if reg.wide == "" {
 			return false // reported: a 64-lane mask does not fit
 		}
-		how = "the lane within the wavefront"
+		value, how = reg.wide, "the lane within the wavefront"
 	}
 	t.insert(int(t.tok(k).Start), ptxValue+"("+t.span(out+2, lv-1)+", "+value+", ")
 	t.insert(int(t.tok(close).End), ")")

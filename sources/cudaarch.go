@@ -305,7 +305,13 @@ func HIPSwitch(name string) bool {
 	if strings.HasPrefix(name, "__") || strings.HasPrefix(name, "HIP_") {
 		return false
 	}
-	switch name[strings.LastIndexByte(name, '_')+1:] {
+	return hipNamePart(name[strings.LastIndexByte(name, '_')+1:])
+}
+
+// hipNamePart reports whether a part of a macro's name between
+// underscores names HIP or ROCm builds.
+func hipNamePart(part string) bool {
+	switch part {
 	case "HIP", "HIPCC", "HIPBLAS", "ROCM", "HCC":
 		return true
 	}
@@ -328,8 +334,7 @@ func hipMacro(b []byte) bool {
 		} else {
 			b = nil
 		}
-		switch string(part) {
-		case "HIP", "HIPCC", "HIPBLAS", "ROCM", "HCC":
+		if hipNamePart(string(part)) {
 			return true
 		}
 	}

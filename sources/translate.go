@@ -536,7 +536,7 @@ func (t *translator) hipSwitchHint(off int) {
 		if !HIPSwitch(name) || t.hipDefined([]byte(name)) {
 			return
 		}
-		if _, ok := t.opts.IncludedMacros[name]; ok || len(t.definesAt()[name]) > 0 {
+		if t.projectDefines(name) {
 			return
 		}
 		t.reportAt(off, diag.Note, checkHIPDefines, "HIP builds compile this code because they do not define "+name+", which selects the project's own HIP code: if the project's ROCm build defines it, name it in the manifest's rocm.defines (or pass -D "+name+" to hipgen translate), and hipgen takes that code for HIP, defines "+name+" in its HIP builds and reports what is here as notes"+oncePerFile)
@@ -1159,10 +1159,14 @@ func (t *translator) deadOnlyMacro(name string) string {
 // that speaks of HIP or ROCm (GGML_USE_HIP) selects the AMD build, which
 // the build defines, not a header in blocks for NVIDIA GPUs: no question.
 func (t *translator) unknownMacro(name string) bool {
-	if _, ok := t.opts.IncludedMacros[name]; ok || len(t.definesAt()[name]) > 0 {
-		return false
-	}
-	return name != "__CUDA_ARCH__" && !namesHIP(name)
+	return !t.projectDefines(name) && name != "__CUDA_ARCH__" && !namesHIP(name)
+}
+
+// projectDefines reports whether the file, or a project header it
+// includes (Options.IncludedMacros), #defines the macro name.
+func (t *translator) projectDefines(name string) bool {
+	_, ok := t.opts.IncludedMacros[name]
+	return ok || len(t.definesAt()[name]) > 0
 }
 
 // namesHIP reports whether a macro's name speaks of HIP or ROCm.
