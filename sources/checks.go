@@ -481,6 +481,8 @@ func (t *translator) inlineAsm(k int) int {
 	case !t.deadOnHIP && t.ptxLaneRegister(k, j, close):
 		// Code hipcc never compiles keeps its asm, and the note.
 		return close + 1
+	case !t.deadOnHIP && kind == asmPTX && t.ptxInstructions(k, j, close):
+		return close + 1
 	case kind == asmCPU:
 		// A CPU's assembly outside device code (Boost's rounding
 		// control, a timestamp read): hipcc's host pass compiles it as
@@ -572,6 +574,9 @@ func (t *translator) ptxLaneRegister(k, open, close int) bool {
 	if len(tmpl) != 3 || (tmpl[0] != "mov.u32" && tmpl[0] != "mov.b32" && tmpl[0] != "mov.s32") || tmpl[1] != "%0," {
 		return false
 	}
+	if !strings.HasPrefix(tmpl[2], "%%") {
+		tmpl[2] = "%" + tmpl[2] // nvcc takes %laneid for %%laneid too
+	}
 	reg, ok := ptxLaneRegisters[tmpl[2]]
 	if !ok {
 		return false
@@ -597,19 +602,20 @@ const ptxValueKey = "asm:" + ptxValue
 // wrappedPTX reports whether the asm statement at k is the last argument
 // of a hipgen_ptx_value call (see ptxLaneRegister): a translation's own.
 // ptxLaneRegister wraps only lvalues of at most 62 tokens without braces
-// or semicolons, so the call is always within reach.
+// or semicolons, and ptxInstructions writes at most ptxPrefixMax bytes
+// without them, so the call is always within reach.
 func (t *translator) wrappedPTX(k int) bool {
 	if !t.is(k-1, ",") {
 		return false
 	}
 	depth := 0
-	for i := k - 1; i >= 0 && i > k-400; i-- {
+	for i := k - 1; i >= 0 && i > k-ptxPrefixMax-1; i-- {
 		switch {
 		case t.isByte(i, ')'):
 			depth++
 		case t.isByte(i, '('):
 			if depth == 0 {
-				return t.is(i-1, ptxValue)
+				return t.is(i-1, ptxValue) || t.is(i-1, ptxCode)
 			}
 			depth--
 		case t.isByte(i, ';') || t.isByte(i, '{') || t.isByte(i, '}'):

@@ -125,7 +125,7 @@ func TestHeaderMacrosIncludeChains(t *testing.T) {
 		// directory, and the headers include each other.
 		"inc/arch.h":  "#pragma once\n#include \"top.h\"\n#if __CUDA_ARCH__ >= 800\n#define CP_ASYNC_AVAILABLE\n#endif\n",
 		"inc/top.h":   "#pragma once\n#include <arch.h>\n",
-		"src/copy.cu": "#include <top.h>\n__global__ void k(int *p) {\n#if defined(CP_ASYNC_AVAILABLE) && !defined(NO_ASYNC)\n  asm volatile(\"cp.async.cg.shared.global [%0], [%1], 16;\" :: \"r\"(0), \"l\"(p));\n#endif\n}\n",
+		"src/copy.cu": "#include <top.h>\n__global__ void k(int *p) {\n#if defined(CP_ASYNC_AVAILABLE) && !defined(NO_ASYNC)\n  asm volatile(\"nanosleep.u32 100;\");\n#endif\n}\n",
 	}
 	h := NewHeaderMacros(readMap(files), []string{"inc"}, Options{})
 	_, ds, st, _ := h.TranslateIn("src/copy.cu", []byte(files["src/copy.cu"]), Options{})
@@ -146,10 +146,10 @@ func TestHeaderMacrosAskOnlyAroundFindings(t *testing.T) {
 	// negative test, a test in a block already dead and a test of a macro
 	// that selects the HIP build ask nothing; a test around PTX does.
 	src := "#ifdef SOME_OPTION\n__global__ void k(int *p) { p[0] = 1; }\n#endif\n" +
-		"#ifndef OTHER_OPTION\n__device__ void f() { asm volatile(\"membar.sys;\"); }\n#endif\n" +
-		"#if __CUDA_ARCH__ >= 800\n#ifdef THIRD\n__device__ void g() { asm volatile(\"membar.sys;\"); }\n#endif\n#endif\n" +
-		"#if defined(GGML_USE_HIP)\n__device__ void h() { asm volatile(\"membar.sys;\"); }\n#endif\n" +
-		"#if defined(FAST_PATH) && !defined(SLOW)\n__device__ void i() { asm volatile(\"membar.sys;\"); }\n#endif\n"
+		"#ifndef OTHER_OPTION\n__device__ void f() { asm volatile(\"nanosleep.u32 100;\"); }\n#endif\n" +
+		"#if __CUDA_ARCH__ >= 800\n#ifdef THIRD\n__device__ void g() { asm volatile(\"nanosleep.u32 100;\"); }\n#endif\n#endif\n" +
+		"#if defined(GGML_USE_HIP)\n__device__ void h() { asm volatile(\"nanosleep.u32 100;\"); }\n#endif\n" +
+		"#if defined(FAST_PATH) && !defined(SLOW)\n__device__ void i() { asm volatile(\"nanosleep.u32 100;\"); }\n#endif\n"
 	_, ds, st := TranslateStats("k.cu", []byte(src), Options{})
 	if got := severities(ds, "inline-asm"); !slices.Equal(got, []string{"error", "note", "error", "error"}) {
 		t.Fatalf("inline-asm %v, want error, note, error, error", got)

@@ -237,6 +237,7 @@ __host__ __device__ static inline float hipgen_bfloat162float(B b) { return stat
 	for _, n := range []string{"cudaMemLocationTypeHostNuma", "cudaMemLocationTypeHostNumaCurrent"} {
 		m[n] = polyfill{name: memLocationHost.name, typ: true, warn: true, why: memLocationHost.why, deps: []string{"cudaMemLocationTypeHost"}}
 	}
+	ptxPolyfills(m)
 	return m
 }
 
