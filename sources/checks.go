@@ -478,10 +478,11 @@ func (t *translator) inlineAsm(k int) int {
 		// nor checks its assembly.
 		t.report(k, diag.Note, "inline-asm", "inline assembly in a device function, in a block that hipcc's device pass never compiles (an earlier branch is taken there, or the condition fails): it never reaches an AMD GPU, and the host pass does not emit device functions")
 		return close + 1
-	case !t.deadOnHIP && t.ptxLaneRegister(k, j, close):
-		// Code hipcc never compiles keeps its asm, and the note.
-		return close + 1
-	case !t.deadOnHIP && kind == asmPTX && t.ptxInstructions(k, j, close):
+	case !t.deadInFile() && (t.ptxLaneRegister(k, j, close) || kind == asmPTX && t.ptxInstructions(k, j, close)):
+		// Code hipcc never compiles keeps its asm, and the note; but
+		// only where the file says so: what project headers define is
+		// learnt after the output is made (HeaderMacros.Settle), and the
+		// output must not depend on it.
 		return close + 1
 	case kind == asmCPU:
 		// A CPU's assembly outside device code (Boost's rounding

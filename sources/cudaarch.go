@@ -51,7 +51,11 @@ var cudaOnlyGuards = map[string]bool{
 // condFrame is one level of #if nesting.
 type condFrame struct {
 	dead bool // the current branch is never compiled by hipcc
-	zero bool // dead because the condition is the literal 0 ("#if 0")
+	// included: dead only because of what project headers define
+	// (Options.IncludedMacros), which HeaderMacros.Settle learns after
+	// the output is made.
+	included bool
+	zero     bool // dead because the condition is the literal 0 ("#if 0")
 	// platform: dead because the condition tests a macro that hipcc
 	// defines or not for AMD GPUs (#ifndef __HIP_PLATFORM_AMD__); and
 	// elseDead: such a test holds for AMD GPUs, so the #else and #elif
@@ -112,7 +116,7 @@ func (t *translator) conditional(k int, word string) {
 			break
 		}
 		if word == "ifdef" && t.endsDirective(k+3) && t.deadMacroTest(k+2) {
-			t.conds = append(t.conds, condFrame{dead: true})
+			t.conds = append(t.conds, condFrame{dead: true, included: t.deadInHeaders(k + 2)})
 			break
 		}
 		f := condFrame{}
@@ -407,6 +411,26 @@ func (t *translator) deviceNever() bool {
 	return false
 }
 
+// deadInHeaders reports whether the macro at m, which deadMacroTest found
+// defined only in blocks hipcc never compiles, is so by what project
+// headers define (Options.IncludedMacros), not by the file's own
+// #defines.
+func (t *translator) deadInHeaders(m int) bool {
+	return !strings.HasPrefix(t.deadOnlyMacro(string(t.text(m))), "line ")
+}
+
+// deadInFile reports whether an enclosing branch is never compiled by
+// what the file itself says: the translation's output may depend on it,
+// unlike on what project headers define (see condFrame.included).
+func (t *translator) deadInFile() bool {
+	for _, f := range t.conds {
+		if f.dead && !f.included {
+			return true
+		}
+	}
+	return false
+}
+
 // updateDeadOnHIP records whether any enclosing branch is never compiled.
 func (t *translator) updateDeadOnHIP() {
 	t.deadOnHIP = false
@@ -609,7 +633,7 @@ func (t *translator) conjunction(k int) condFrame {
 	case platformFalse:
 		return platformFrame(false)
 	case derived >= 0 && t.deadMacroTest(derived):
-		return condFrame{dead: true}
+		return condFrame{dead: true, included: t.deadInHeaders(derived)}
 	case version >= 0:
 		test := t.quotedVersionTest(version)
 		if hipExcluded != "" {

@@ -199,3 +199,30 @@ func TestReconsiderInParts(t *testing.T) {
 		t.Errorf("inline-asm findings %v, want notes only (the PTX is never compiled for AMD GPUs)", got)
 	}
 }
+
+func TestHeaderMacrosKeepPTXRewrites(t *testing.T) {
+	// A header defines the macro only for NVIDIA GPUs, so the block is
+	// never compiled for AMD ones; but that is learnt after the output is
+	// made, so the PTX there is rewritten as anywhere, and the
+	// diagnostics say so, not that it stayed.
+	files := map[string]string{
+		"common.cuh": "#pragma once\n#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800\n#define CP_ASYNC_AVAILABLE\n#endif\n",
+		"copy.cuh": "#include \"common.cuh\"\n__device__ void cp(unsigned dst, const void* src) {\n#ifdef CP_ASYNC_AVAILABLE\n" +
+			"  asm volatile(\"cp.async.cg.shared.global [%0], [%1], 16;\" : : \"r\"(dst), \"l\"(src));\n" +
+			"  asm volatile(\"nanosleep.u32 100;\");\n#endif\n}\n",
+	}
+	h := NewHeaderMacros(readMap(files), nil, Options{})
+	out, ds, _, _ := h.TranslateIn("copy.cuh", []byte(files["copy.cuh"]), Options{})
+	alone, _ := Translate("copy.cuh", []byte(files["copy.cuh"]), Options{})
+	if !bytes.Equal(out, alone) {
+		t.Errorf("output depends on the headers:\n%s\n--- alone\n%s", out, alone)
+	}
+	if !bytes.Contains(out, []byte("hipgen_ptx_cp_async(")) {
+		t.Errorf("cp.async not rewritten:\n%s", out)
+	}
+	text := string(diag.AppendText(nil, ds))
+	if !strings.Contains(text, "copy.cuh:4:3: note: inline PTX became hipgen_ptx_code") ||
+		!strings.Contains(text, "copy.cuh:5:3: note: inline PTX assembly cannot run on AMD GPUs") {
+		t.Errorf("diagnostics:\n%s", text)
+	}
+}
