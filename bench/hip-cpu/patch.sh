@@ -22,6 +22,12 @@
 #    wavefront's lanes 0-31 are row 0 and lanes 32-63 row 1. extrude is
 #    rewritten that way (block indexes too, which no result depends on).
 #
+# 4. Upstream's include/hip/hip_api.h has __longlong_as_double but not the
+#    other bit casts of HIP's device API (__double_as_longlong,
+#    __float_as_int, __float_as_uint, __int_as_float, __uint_as_float), which
+#    translated inline PTX uses to move a float register's bits. They are
+#    added beside it, as std::bit_cast would define them.
+#
 # Usage: bench/hip-cpu/patch.sh HIP_CPU_ROOT
 # It edits only the copy under HIP_CPU_ROOT (never commit that copy), and is
 # idempotent: a file already patched is left alone.
@@ -34,6 +40,8 @@ fp16=$root/include/hip/hip_fp16.h
 [ -f "$fp16" ] || { echo "patch.sh: $fp16 not found; is $root a HIP-CPU checkout?" >&2; exit 2; }
 types=$root/src/include/hip/detail/types.hpp
 [ -f "$types" ] || { echo "patch.sh: $types not found; is $root a HIP-CPU checkout?" >&2; exit 2; }
+api=$root/include/hip/hip_api.h
+[ -f "$api" ] || { echo "patch.sh: $api not found; is $root a HIP-CPU checkout?" >&2; exit 2; }
 
 if grep -q 'hipgen-patched' "$file"; then
   echo "patch.sh: $file already patched"
@@ -136,5 +144,34 @@ if src.count(old) != 1:
     sys.exit(f"patch.sh: could not find extrude's body in {path}")
 open(path, "w").write(src.replace(old, new))
 print(f"patch.sh: threads numbered x fastest in {path}")
+PY
+fi
+
+if grep -q 'hipgen-patched' "$api"; then
+  echo "patch.sh: $api already patched"
+else
+python3 - "$api" <<'PY'
+import sys
+
+path = sys.argv[1]
+src = open(path).read()
+anchor = """inline
+double __longlong_as_double(std::int64_t x) noexcept
+{
+    return hip::detail::bit_cast<double>(x);
+}
+"""
+casts = [("std::int64_t", "__double_as_longlong", "double"),
+         ("std::int32_t", "__float_as_int", "float"),
+         ("std::uint32_t", "__float_as_uint", "float"),
+         ("float", "__int_as_float", "std::int32_t"),
+         ("float", "__uint_as_float", "std::uint32_t")]
+added = "\n// hipgen-patched: the other bit casts of HIP's device API.\n"
+for ret, name, arg in casts:
+    added += f"inline\n{ret} {name}({arg} x) noexcept\n{{\n    return hip::detail::bit_cast<{ret}>(x);\n}}\n\n"
+if src.count(anchor) != 1:
+    sys.exit(f"patch.sh: could not find __longlong_as_double in {path}")
+open(path, "w").write(src.replace(anchor, anchor + added))
+print(f"patch.sh: added {len(casts)} bit casts to {path}")
 PY
 fi

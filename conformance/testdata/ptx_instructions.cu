@@ -188,8 +188,11 @@ __device__ __forceinline__ unsigned long long sharedAddress(const void *p) {
   return addr;
 }
 
-// Integers only: HIP-CPU has no __uint_as_float.
-__global__ void registers(const int *in, int n, int *guarded, int *out, const int4 *g, int4 *copied) {
+// Float registers moved as bits (mov.b32 of 0 into an "=f" output, shfl of
+// an "f" operand, red.add.f32 of an "r" one) need HIP's bit casts, which
+// bench/hip-cpu/patch.sh adds to HIP-CPU.
+__global__ void registers(const int *in, int n, int *guarded, int *out, const int4 *g, int4 *copied, const float *fin,
+                          float *fout, float *fsum) {
   __shared__ int buf[kBlock];
   __shared__ int4 tile[kBlock];
   int t = threadIdx.x, i = blockIdx.x * blockDim.x + t;
@@ -221,6 +224,22 @@ __global__ void registers(const int *in, int n, int *guarded, int *out, const in
   asm volatile("shfl.sync.idx.b32 %0, %1, %2, 0x1f, 0xffffffff;" : "=r"(idx) : "r"(lane * 10), "r"(lane + 35));
   int acc = i;
   asm volatile("{.reg .s32 val;\n ld.global.cg.b32 val, [%1];\n add.s32 %0, val, %0;}\n" : "+r"(acc) : "l"(in + (i % n)));
+  float f, fy;
+  asm volatile(
+      "{\n"
+      " .reg .pred p;\n"
+      " setp.lt.s32 p, %2, %3;\n"
+      " @!p mov.b32 %0, 0;\n"
+      " @p ld.global.f32 %0, [%1];\n"
+      "}\n"
+      : "=f"(f)
+      : "l"(fin + i), "r"(i), "r"(n));
+  for (int m = 16; m > 0; m >>= 1) {
+    asm volatile("shfl.sync.bfly.b32 %0, %1, %2, 0x1f, 0xffffffff;" : "=f"(fy) : "f"(f), "r"(m));
+    f += fy;
+  }
+  fout[i] = f;
+  asm volatile("red.global.add.f32 [%0], %1;" ::"l"(fsum), "r"(0x3f000000u) : "memory"); // 0.5f
   int *o = out + 6 * i;
   o[0] = mirrored;
   o[1] = x;
@@ -599,10 +618,19 @@ int main() {
     const int n = kN - 100;
     std::vector<int> rin(kN), guarded(kN, -1), rout(6 * kN);
     std::vector<int4> gsrc(kN), copied(kN);
+    std::vector<float> fin(kN), fout(kN);
     for (int i = 0; i < kN; i++) rin[i] = (int)(next() % 1000);
+    for (int i = 0; i < kN; i++) fin[i] = (float)(next() % 64) * 0.25f;
     for (int i = 0; i < kN; i++) gsrc[i] = make_int4((int)next(), (int)next(), (int)next(), (int)next());
     int *drin, *dguarded, *drout;
     int4 *dgsrc, *dcopied;
+    float *dfin, *dfout, *drsum;
+    float rsum = 0;
+    CHECK(cudaMalloc(&dfin, kN * 4));
+    CHECK(cudaMalloc(&dfout, kN * 4));
+    CHECK(cudaMalloc(&drsum, 4));
+    CHECK(cudaMemcpy(dfin, fin.data(), kN * 4, cudaMemcpyHostToDevice));
+    CHECK(cudaMemset(drsum, 0, 4));
     CHECK(cudaMalloc(&drin, kN * 4));
     CHECK(cudaMalloc(&dguarded, kN * 4));
     CHECK(cudaMalloc(&drout, 6 * kN * 4));
@@ -611,12 +639,15 @@ int main() {
     CHECK(cudaMemcpy(drin, rin.data(), kN * 4, cudaMemcpyHostToDevice));
     CHECK(cudaMemcpy(dguarded, guarded.data(), kN * 4, cudaMemcpyHostToDevice));
     CHECK(cudaMemcpy(dgsrc, gsrc.data(), kN * 16, cudaMemcpyHostToDevice));
-    registers<<<kBlocks, kBlock>>>(drin, n, dguarded, drout, dgsrc, dcopied);
+    registers<<<kBlocks, kBlock>>>(drin, n, dguarded, drout, dgsrc, dcopied, dfin, dfout, drsum);
     CHECK(cudaGetLastError());
     CHECK(cudaDeviceSynchronize());
     CHECK(cudaMemcpy(guarded.data(), dguarded, kN * 4, cudaMemcpyDeviceToHost));
     CHECK(cudaMemcpy(rout.data(), drout, 6 * kN * 4, cudaMemcpyDeviceToHost));
     CHECK(cudaMemcpy(copied.data(), dcopied, kN * 16, cudaMemcpyDeviceToHost));
+    CHECK(cudaMemcpy(fout.data(), dfout, kN * 4, cudaMemcpyDeviceToHost));
+    CHECK(cudaMemcpy(&rsum, drsum, 4, cudaMemcpyDeviceToHost));
+    if (rsum != 0.5f * kN) fail("red.global.add.f32 of bits", -1, (unsigned long long)rsum, kN / 2);
     auto value = [&](int i) { return i < n ? rin[i] : 0; };
     for (int i = 0; i < kN; i++) {
       int t = i % kBlock, base = i - t, lane = t & 31, warp = i - lane;
@@ -631,6 +662,10 @@ int main() {
         sum += value(w - wt + kBlock - 1 - wt) + 1;
       }
       if (o[1] != sum) fail("shfl.sync.bfly", i, (unsigned)o[1], (unsigned)sum);
+      // Sums of quarters below 16: exact in any order.
+      float wsum = 0;
+      for (int l = 0; l < 32; l++) wsum += warp + l < n ? fin[warp + l] : 0.0f;
+      if (fout[i] != wsum) fail("guarded ld.f32 with zero fill, float shfl.sync.bfly (x4)", i, (unsigned)(fout[i] * 4), (unsigned)(wsum * 4));
       int up = lane % 16 == 0 ? lane * 10 : (lane - 1) * 10;
       if (o[2] != up) fail("shfl.sync.up, 16 lanes", i, (unsigned)o[2], (unsigned)up);
       int down = lane % 16 + 3 < 16 ? (lane + 3) * 10 : lane * 10;
@@ -650,6 +685,9 @@ int main() {
     CHECK(cudaFree(drout));
     CHECK(cudaFree(dgsrc));
     CHECK(cudaFree(dcopied));
+    CHECK(cudaFree(dfin));
+    CHECK(cudaFree(dfout));
+    CHECK(cudaFree(drsum));
   }
 
   CHECK(cudaFree(da));
