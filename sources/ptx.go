@@ -276,8 +276,10 @@ func (t *translator) ptxInstructions(k, open, close int) bool {
 	// An operand named more than once (an input and output at once, "+r",
 	// or one used by two instructions) is evaluated more than once: only
 	// an expression without side effects may be.
+	// One the rewrite drops (an input the template never names) is not
+	// evaluated at all: only one without side effects may be.
 	for _, op := range p.ops {
-		if op.uses > 1 && !t.sideEffectFree(op.first, op.last) {
+		if op.uses != 1 && !t.sideEffectFree(op.first, op.last) {
 			return false
 		}
 	}

@@ -908,8 +908,12 @@ func (p *ptxAsm) shuffle(quals []string, args []string) bool {
 		// The member mask: an input or a constant, which HIP's shuffles
 		// do without.
 		m := strings.TrimSpace(args[4])
-		if n := p.operand(m); !immediate(m) && (n < 0 || p.ops[n].out) {
+		n := p.operand(m)
+		if !immediate(m) && (n < 0 || p.ops[n].out) {
 			return false
+		}
+		if n >= 0 {
+			p.ops[n].uses++ // dropped, whatever it is (__activemask())
 		}
 	}
 	a, ok1 := p.read(args[1], ptxType{'u', 32})
