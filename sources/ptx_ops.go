@@ -96,11 +96,8 @@ func (p *ptxAsm) load(quals []string, args []string) bool {
 		p.what = append(p.what, cache+" is a load "+orderWords(order))
 		return true
 	}
-	if args[0][0] != '{' || args[0][len(args[0])-1] != '}' {
-		return false
-	}
-	dsts := splitOperands(args[0][1 : len(args[0])-1])
-	if len(dsts) != vec {
+	dsts, ok := vectorOperands(args[0], vec)
+	if !ok {
 		return false
 	}
 	var refs []string
@@ -125,6 +122,16 @@ func (p *ptxAsm) load(quals []string, args []string) bool {
 	p.effect(h + "<" + elem.cType() + ">((const void*)" + addr + ", " + strings.Join(refs, ", ") + ")")
 	p.what = append(p.what, cache+" is one "+strconv.Itoa(vec*typ.bits)+"-bit load "+orderWords(order))
 	return true
+}
+
+// vectorOperands splits a vector operand, {a, b} or {a, b, c, d}, into
+// its n parts.
+func vectorOperands(arg string, n int) ([]string, bool) {
+	if arg[0] != '{' || arg[len(arg)-1] != '}' {
+		return nil, false
+	}
+	parts := splitOperands(arg[1 : len(arg)-1])
+	return parts, len(parts) == n
 }
 
 // orderWords tells what a load or store's ordering became.
@@ -172,11 +179,8 @@ func (p *ptxAsm) store(quals []string, args []string) bool {
 		p.what = append(p.what, cache+" is a store "+orderWords(order))
 		return true
 	}
-	if args[1][0] != '{' || args[1][len(args[1])-1] != '}' {
-		return false
-	}
-	srcs := splitOperands(args[1][1 : len(args[1])-1])
-	if len(srcs) != vec {
+	srcs, ok := vectorOperands(args[1], vec)
+	if !ok {
 		return false
 	}
 	class := byte(0)
