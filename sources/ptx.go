@@ -416,6 +416,7 @@ func (p ptxType) cType() string {
 	return "unsigned " + s
 }
 
+// float reports whether p is f32 or f64 (f16 values are moved as bits).
 func (p ptxType) float() bool { return p.kind == 'f' && p.bits >= 32 }
 
 // bitsType is the unsigned type of p's width.
