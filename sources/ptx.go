@@ -821,6 +821,10 @@ func (p *ptxAsm) operation(stmt string) bool {
 		return p.move(quals, args)
 	case "setp":
 		return p.compare(quals, args)
+	case "selp":
+		return p.choose(quals, args)
+	case "min", "max":
+		return p.minmax(name, quals, args)
 	case "add", "sub", "and", "or", "xor", "not":
 		return p.logic(name, quals, args)
 	case "cvta":

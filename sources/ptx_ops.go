@@ -772,6 +772,55 @@ func (p *ptxAsm) compare(quals []string, args []string) bool {
 	return true
 }
 
+// choose rewrites selp, which picks one of two values by a predicate of
+// the template's own.
+func (p *ptxAsm) choose(quals []string, args []string) bool {
+	if len(quals) != 1 || len(args) != 4 {
+		return false
+	}
+	typ, ok := parsePTXType(quals[0])
+	if !ok || typ.bits < 16 || typ.kind == 'f' && typ.bits == 16 {
+		return false
+	}
+	r := p.regs[strings.TrimSpace(args[3])]
+	if r == nil || !r.pred || r.value == "" {
+		return false
+	}
+	if r.reads++; r.reads > 1 {
+		for _, n := range r.ops {
+			p.ops[n].uses++
+		}
+	}
+	p.refs = append(p.refs, r.ops...)
+	a, ok1 := p.read(args[1], typ)
+	b, ok2 := p.read(args[2], typ)
+	if !ok1 || !ok2 || !p.assign(args[0], typ, "("+r.value+" ? "+a+" : "+b+")") {
+		return false
+	}
+	p.what = append(p.what, "selp."+quals[0]+" is a conditional expression")
+	return true
+}
+
+// minmax rewrites min and max of integers with hipgen_ptx_min and
+// hipgen_ptx_max, which compare in the instruction's type.
+func (p *ptxAsm) minmax(name string, quals []string, args []string) bool {
+	if len(quals) != 1 || len(args) != 3 {
+		return false // .relu, .NaN, .f16x2
+	}
+	typ, ok := parsePTXType(quals[0])
+	if !ok || typ.bits < 16 || typ.kind == 'f' || typ.kind == 'b' {
+		return false
+	}
+	a, ok1 := p.read(args[1], typ)
+	b, ok2 := p.read(args[2], typ)
+	h := p.helper("hipgen_ptx_" + name)
+	if !ok1 || !ok2 || !p.assign(args[0], typ, h+"<"+typ.cType()+">("+a+", "+b+")") {
+		return false
+	}
+	p.what = append(p.what, name+"."+quals[0]+" is "+h+"()")
+	return true
+}
+
 // logic rewrites add, sub, and, or, xor and not of integers, in unsigned
 // arithmetic, which wraps as PTX's does.
 func (p *ptxAsm) logic(name string, quals []string, args []string) bool {

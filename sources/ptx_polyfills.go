@@ -94,6 +94,8 @@ func ptxPolyfills(m map[string]polyfill) {
 		}
 		add("hipgen_ptx_clz_b"+W, "PTX's clz", "__device__ __forceinline__ unsigned int hipgen_ptx_clz_b"+W+"("+U+" a) { return a == 0 ? "+W+"u : (unsigned int)"+clz+"(a); }")
 	}
+	add("hipgen_ptx_min", "PTX's min of integers", "template <class T>\n__device__ __forceinline__ T hipgen_ptx_min(T a, T b) { return b < a ? b : a; }")
+	add("hipgen_ptx_max", "PTX's max of integers", "template <class T>\n__device__ __forceinline__ T hipgen_ptx_max(T a, T b) { return a < b ? b : a; }")
 	add("hipgen_ptx_prmt", "PTX's prmt", `__device__ __forceinline__ unsigned int hipgen_ptx_prmt(unsigned int a, unsigned int b, unsigned int c) {
   unsigned long long t = ((unsigned long long)b << 32) | a;
   unsigned int d = 0u;

@@ -1,19 +1,19 @@
 // ptx_instructions: inline PTX of the kinds real kernels carry, checked
 // against the PTX ISA's definitions written out on the host: bit-field
 // extract and insert (bfe, bfi, bfind), byte permute (prmt), three-input
-// logic (lop3), popc and clz, wide and fused multiplies; vector, narrow
-// and cache-hinted loads and stores, volatile and ordered accesses through
-// generic pointers into shared memory; atomics and reductions; bar.sync,
-// fences and the clock; approximate exp2 and tanh and the f16
-// conversions (round to nearest even, subnormals, overflow to infinity,
-// ties); registers and predicates of the template's own (guarded loads
-// that zero-fill and guarded stores, the cvta.to.shared idiom and shared
-// loads and stores through 32-bit addresses, a loaded register added to
-// an output); shuffles of 32 and 16 lanes (bfly, up, down, idx with a
-// source lane past the segment); asynchronous copies with zero fill.
-// Bit-field positions and lengths reach past the register's width and
-// carry bits above the eight PTX reads; prmt's selectors use the sign
-// replication bit.
+// logic (lop3), popc and clz, min, max and selp, wide and fused
+// multiplies; vector, narrow and cache-hinted loads and stores, volatile
+// and ordered accesses through generic pointers into shared memory;
+// atomics and reductions; bar.sync, fences and the clock; approximate
+// exp2 and tanh and the f16 conversions (round to nearest even,
+// subnormals, overflow to infinity, ties); registers and predicates of the
+// template's own (guarded loads that zero-fill and guarded stores, the
+// cvta.to.shared idiom and shared loads and stores through shared-window
+// addresses, a loaded register added to an output); shuffles of 32 and 16
+// lanes (bfly, up, down, idx with a source lane past the segment);
+// asynchronous copies with zero fill. Bit-field positions and lengths
+// reach past the register's width and carry bits above the eight PTX
+// reads; prmt's selectors use the sign replication bit.
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -34,7 +34,7 @@
 constexpr int kBlock = 256;
 constexpr int kBlocks = 8;
 constexpr int kN = kBlock * kBlocks;
-constexpr int k32 = 18; // 32-bit results per thread of the bits kernel
+constexpr int k32 = 21; // 32-bit results per thread of the bits kernel
 constexpr int k64 = 6;  // 64-bit results
 
 template <unsigned Lut>
@@ -99,6 +99,12 @@ __global__ void bits(const unsigned *va, const unsigned *vb, const unsigned *vc,
   o[16] = r;
   asm("mov.u32 %0, 0x1234abcd;" : "=r"(r));
   o[17] = r;
+  asm("{\n .reg .pred lt;\n setp.lo.u32 lt, %1, %2;\n selp.b32 %0, %1, %2, lt;\n}" : "=r"(r) : "r"(x), "r"(sel));
+  o[18] = r;
+  asm("min.s32 %0, %1, %2;" : "=r"(s) : "r"((int)x), "r"((int)sel));
+  o[19] = (unsigned)s;
+  asm("max.u32 %0, %1, %2;" : "=r"(r) : "r"(x), "r"(sel));
+  o[20] = r;
 }
 
 __global__ void memory(const uint4 *src, uint4 *dst, const float2 *fsrc, float *fdst, const signed char *bytes,
@@ -422,7 +428,8 @@ int main() {
   CHECK(cudaMemcpy(r64.data(), o64, kN * k64 * 8, cudaMemcpyDeviceToHost));
   const char *names32[k32] = {"bfe.u32", "bfe.s32", "bfi.b32", "bfind.u32", "bfind.s32", "bfind.shiftamt.u32",
                               "bfind.u64", "prmt.b32", "lop3 0x96", "lop3 0xE8", "lop3 0xCA", "lop3 0x1B",
-                              "popc.b32", "clz.b32", "mul.lo.u32", "mad.lo.s32", "mov.b32", "mov.u32 immediate"};
+                              "popc.b32", "clz.b32", "mul.lo.u32", "mad.lo.s32", "mov.b32", "mov.u32 immediate",
+                              "setp.lo.u32, selp.b32", "min.s32", "max.u32"};
   const char *names64[k64] = {"bfe.u64", "bfe.s64", "bfi.b64", "mul.wide.u32", "mul.wide.s32", "mad.wide.u32"};
   for (int i = 0; i < kN; i++) {
     unsigned x = a[i], pos = b[i], len = c[i], sel = d[i];
@@ -446,6 +453,9 @@ int main() {
         x * sel + pos,
         x ^ sel,
         0x1234abcdu,
+        x < sel ? x : sel,
+        (unsigned)((int)x < (int)sel ? (int)x : (int)sel),
+        x > sel ? x : sel,
     };
     unsigned long long want64[k64] = {
         refBfe(q, pos, len, 63, false),
