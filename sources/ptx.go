@@ -270,8 +270,8 @@ func (t *translator) ptxInstructions(k, open, close int) bool {
 			return false
 		}
 	}
-	if n == 0 {
-		return false
+	if n == 0 || len(p.code) == 0 {
+		return false // no instruction, or only registers written
 	}
 	// An operand named more than once (an input and output at once, "+r",
 	// or one used by two instructions) is evaluated more than once: only

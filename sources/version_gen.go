@@ -6,4 +6,4 @@ package sources
 // Go file below sources/, the mapping table included). It is part of
 // every cache key, so a file translated by another build of the
 // translator is translated again.
-const TranslatorVersion = "6e3889e37aa4aad3"
+const TranslatorVersion = "01ab335613cc2a5a"
