@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/hipgen/hipgen/diag"
@@ -55,6 +56,11 @@ func (t *translator) assemble(buf []byte) []byte {
 		}
 		return a.start == a.end && b.start != b.end
 	})
+	for i := range t.edits {
+		if strings.IndexByte(t.edits[i].text, 0) >= 0 {
+			t.edits[i].text = t.expandSpans(t.edits[i].text)
+		}
+	}
 	// Room for everything at once: the source, the marker, every edit's
 	// text and a space per edit (comments kept from a replaced span fit in
 	// the span itself).
@@ -89,6 +95,76 @@ func (t *translator) assemble(buf []byte) []byte {
 	}
 	b.Write(src[pos:])
 	return b.Bytes()
+}
+
+// copySpan returns what stands, in an edit's text, for the source from..to
+// as the translation makes it: code copied from one place to another
+// (an asm operand into hipgen_ptx_value's code), translated as it is
+// where it was. assemble replaces it (expandSpans). The mark holds the
+// range itself, so the parts of a split walk need no shared list.
+func (t *translator) copySpan(from, to int) string {
+	return "\x00" + strconv.Itoa(from) + "," + strconv.Itoa(to) + "\x01"
+}
+
+// expandSpans returns text with each copySpan mark replaced by the
+// translation of its range: the source there with the edits inside it
+// (sorted, as assemble sorts them) applied. A NUL byte that starts no
+// mark (one an include path brought) is kept.
+func (t *translator) expandSpans(text string) string {
+	var b strings.Builder
+	for {
+		i := strings.IndexByte(text, 0)
+		if i < 0 {
+			b.WriteString(text)
+			return b.String()
+		}
+		b.WriteString(text[:i])
+		text = text[i:]
+		from, to, n, ok := t.spanMark(text)
+		if !ok {
+			b.WriteByte(0)
+			text = text[1:]
+			continue
+		}
+		t.translatedRange(&b, from, to)
+		text = text[n:]
+	}
+}
+
+// spanMark reads the copySpan mark at the start of text: its range and
+// its length.
+func (t *translator) spanMark(text string) (from, to, n int, ok bool) {
+	j := strings.IndexByte(text, 1)
+	if j < 0 {
+		return 0, 0, 0, false
+	}
+	a, z, found := strings.Cut(text[1:j], ",")
+	from, err1 := strconv.Atoi(a)
+	to, err2 := strconv.Atoi(z)
+	if !found || err1 != nil || err2 != nil || from < 0 || to < from || to > len(t.src) {
+		return 0, 0, 0, false
+	}
+	return from, to, j + 1, true
+}
+
+// translatedRange writes the source from..to with the edits that lie
+// inside it applied.
+func (t *translator) translatedRange(b *strings.Builder, from, to int) {
+	start := b.Len()
+	pos := from
+	for i := sort.Search(len(t.edits), func(i int) bool { return t.edits[i].start >= from }); i < len(t.edits) && t.edits[i].start < to; i++ {
+		e := t.edits[i]
+		if e.end > to || e.start < pos || strings.IndexByte(e.text, 0) >= 0 {
+			continue
+		}
+		b.WriteString(string(t.src[pos:e.start]))
+		if s := b.String(); len(s) > start && e.text != "" && startsWord(e.text[0]) && (s[len(s)-1] == '"' || s[len(s)-1] == '\'' || t.literalEndsAt(e.start)) {
+			b.WriteByte(' ') // or the word would read as a literal's suffix
+		}
+		b.WriteString(e.text)
+		pos = e.end
+	}
+	b.WriteString(string(t.src[pos:to]))
 }
 
 // insertLines inserts whole lines at off, ahead of any insertion the pass

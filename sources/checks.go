@@ -482,8 +482,10 @@ func (t *translator) inlineAsm(k int) int {
 		// Code hipcc never compiles keeps its asm, and the note; but
 		// only where the file says so: what project headers define is
 		// learnt after the output is made (HeaderMacros.Settle), and the
-		// output must not depend on it.
-		return close + 1
+		// output must not depend on it. The walk goes on into the asm's
+		// arguments: the operands copied into the macro's code are
+		// translated there (expandSpans).
+		return j + 1
 	case kind == asmCPU:
 		// A CPU's assembly outside device code (Boost's rounding
 		// control, a timestamp read): hipcc's host pass compiles it as
@@ -589,7 +591,7 @@ func (t *translator) ptxLaneRegister(k, open, close int) bool {
 		}
 		value, how = reg.wide, "the lane within the wavefront"
 	}
-	t.insert(int(t.tok(k).Start), ptxValue+"("+t.span(out+2, lv-1)+", "+value+", ")
+	t.insert(int(t.tok(k).Start), ptxValue+"("+t.copySpan(int(t.tok(out+2).Start), int(t.tok(lv-1).End))+", "+value+", ")
 	t.insert(int(t.tok(close).End), ")")
 	t.notePolyfill(ptxValueKey, int(t.tok(k).Start))
 	t.needRuntime = true

@@ -75,7 +75,8 @@ type ptxAsm struct {
 	refs     []int
 	impure   bool
 	wroteReg bool
-	epoch    int // instructions so far that emitted code
+	epoch    int      // instructions so far that emitted code
+	marks    []string // the operands' copySpan marks, made when first used
 }
 
 // ptxReg is a register an asm template declares.
@@ -301,8 +302,7 @@ func (t *translator) ptxInstructions(k, open, close int) bool {
 	start := int(t.tok(k).Start)
 	var prefix string
 	if len(p.code) == 1 && p.single.value != "" {
-		o := p.ops[p.single.op]
-		prefix = ptxValue + "(" + t.span(o.first, o.last) + ", " + p.single.value + ", "
+		prefix = ptxValue + "(" + p.span(p.single.op) + ", " + p.single.value + ", "
 		t.notePolyfill(ptxValueKey, start)
 	} else {
 		code := p.code[0]
@@ -433,6 +433,19 @@ func classBits(c byte) int {
 	return 32
 }
 
+// span stands for the operand n's expression in the code: what the
+// translation makes of it (see copySpan).
+func (p *ptxAsm) span(n int) string {
+	if p.marks == nil {
+		p.marks = make([]string, len(p.ops))
+	}
+	if p.marks[n] == "" {
+		op := p.ops[n]
+		p.marks[n] = p.t.copySpan(int(p.t.tok(op.first).Start), int(p.t.tok(op.last).End))
+	}
+	return p.marks[n]
+}
+
 // operand returns the operand %N written as s, or -1.
 func (p *ptxAsm) operand(s string) int {
 	if len(s) < 2 || s[0] != '%' {
@@ -500,7 +513,7 @@ func (p *ptxAsm) read(s string, typ ptxType) (string, bool) {
 	}
 	op.uses++
 	p.refs = append(p.refs, n)
-	e := p.t.span(op.first, op.last)
+	e := p.span(n)
 	switch {
 	case op.class == 'n':
 		if typ.float() {
@@ -666,7 +679,7 @@ func (p *ptxAsm) assign(s string, typ ptxType, value string) bool {
 	} else {
 		p.single.value = ""
 	}
-	p.code = append(p.code, "(("+p.t.span(p.ops[n].first, p.ops[n].last)+") = ("+v+"))")
+	p.code = append(p.code, "(("+p.span(n)+") = ("+v+"))")
 	return true
 }
 
@@ -893,7 +906,7 @@ func (p *ptxAsm) address(s string, load bool, space string) (string, bool) {
 		}
 		p.ops[n].uses++
 		p.refs = append(p.refs, n)
-		e = "(" + p.t.span(p.ops[n].first, p.ops[n].last) + ")"
+		e = "(" + p.span(n) + ")"
 	}
 	if space == "shared" {
 		p.polyfill("__cvta_shared_to_generic")

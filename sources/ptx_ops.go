@@ -112,7 +112,7 @@ func (p *ptxAsm) load(quals []string, args []string) bool {
 			return false
 		}
 		p.ops[n].uses++
-		refs = append(refs, p.t.span(p.ops[n].first, p.ops[n].last))
+		refs = append(refs, p.span(n))
 	}
 	elem := elementType(class, typ)
 	if typ.kind == 's' && typ.bits < 32 {
@@ -899,7 +899,7 @@ func (p *ptxAsm) addressSpace(quals []string, args []string) bool {
 		// A pointer, as most often: no round trip through an integer.
 		p.ops[n].uses++
 		p.refs = append(p.refs, n)
-		a = "(" + p.t.span(p.ops[n].first, p.ops[n].last) + ")"
+		a = "(" + p.span(n) + ")"
 	} else {
 		var ok bool
 		if a, ok = p.read(args[1], in); !ok {
