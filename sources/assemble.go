@@ -56,9 +56,11 @@ func (t *translator) assemble(buf []byte) []byte {
 		}
 		return a.start == a.end && b.start != b.end
 	})
-	for i := range t.edits {
-		if strings.IndexByte(t.edits[i].text, 0) >= 0 {
-			t.edits[i].text = t.expandSpans(t.edits[i].text)
+	if t.copiesSpans() {
+		for i := range t.edits {
+			if strings.IndexByte(t.edits[i].text, 0) >= 0 {
+				t.edits[i].text = t.expandSpans(t.edits[i].text)
+			}
 		}
 	}
 	// Room for everything at once: the source, the marker, every edit's
@@ -84,8 +86,8 @@ func (t *translator) assemble(buf []byte) []byte {
 			continue
 		}
 		b.Write(src[pos:e.start])
-		if n := b.Len(); n > 0 && e.text != "" && startsWord(e.text[0]) && (b.Bytes()[n-1] == '"' || b.Bytes()[n-1] == '\'' || t.literalEndsAt(e.start)) {
-			b.WriteByte(' ') // or the word would read as a literal's suffix
+		if n := b.Len(); n > 0 && t.spaceBefore(e, b.Bytes()[n-1]) {
+			b.WriteByte(' ')
 		}
 		b.WriteString(e.text)
 		if e.end > e.start {
@@ -104,6 +106,14 @@ func (t *translator) assemble(buf []byte) []byte {
 // range itself, so the parts of a split walk need no shared list.
 func (t *translator) copySpan(from, to int) string {
 	return "\x00" + strconv.Itoa(from) + "," + strconv.Itoa(to) + "\x01"
+}
+
+// copiesSpans reports whether an edit may hold a copySpan mark: only the
+// PTX rewrites copy, and each notes its macro among the polyfills.
+func (t *translator) copiesSpans() bool {
+	_, value := t.polyfills[ptxValueKey]
+	_, code := t.polyfills[ptxCodeKey]
+	return value || code
 }
 
 // expandSpans returns text with each copySpan mark replaced by the
@@ -157,14 +167,21 @@ func (t *translator) translatedRange(b *strings.Builder, from, to int) {
 		if e.end > to || e.start < pos || strings.IndexByte(e.text, 0) >= 0 {
 			continue
 		}
-		b.WriteString(string(t.src[pos:e.start]))
-		if s := b.String(); len(s) > start && e.text != "" && startsWord(e.text[0]) && (s[len(s)-1] == '"' || s[len(s)-1] == '\'' || t.literalEndsAt(e.start)) {
-			b.WriteByte(' ') // or the word would read as a literal's suffix
+		b.Write(t.src[pos:e.start])
+		if s := b.String(); len(s) > start && t.spaceBefore(e, s[len(s)-1]) {
+			b.WriteByte(' ')
 		}
 		b.WriteString(e.text)
 		pos = e.end
 	}
-	b.WriteString(string(t.src[pos:to]))
+	b.Write(t.src[pos:to])
+}
+
+// spaceBefore reports whether the edit e, written after the byte last,
+// needs a space first: a word right after a literal would read as the
+// literal's suffix.
+func (t *translator) spaceBefore(e edit, last byte) bool {
+	return e.text != "" && startsWord(e.text[0]) && (last == '"' || last == '\'' || t.literalEndsAt(e.start))
 }
 
 // insertLines inserts whole lines at off, ahead of any insertion the pass

@@ -556,14 +556,10 @@ func (p *ptxAsm) readReg(r *ptxReg, typ ptxType) (string, bool) {
 	if r.pred || r.value == "" || (!r.pure && r.epoch != p.epoch) {
 		return "", false
 	}
-	if r.reads++; r.reads > 1 {
-		if !r.pure {
-			return "", false
-		}
-		for _, n := range r.ops {
-			p.ops[n].uses++
-		}
+	if r.reads > 0 && !r.pure {
+		return "", false
 	}
+	p.countRead(r)
 	if r.typ.float() != typ.float() || r.typ.float() && r.typ.bits != typ.bits {
 		return "", false
 	}
@@ -627,10 +623,27 @@ func (p *ptxAsm) setReg(s string, typ ptxType, value string) (done, ok bool) {
 	if r.typ != typ {
 		value = "(" + r.typ.cType() + ")(" + value + ")"
 	}
-	r.value, r.pure, r.epoch, r.reads = value, !p.impure, p.epoch, 0
-	r.ops = append([]int(nil), p.refs...)
+	p.give(r, value)
 	p.wroteReg = true
 	return true, true
+}
+
+// give makes value, which the instruction being rewritten computes, the
+// register r's: what it reads (p.refs, p.impure) goes with it.
+func (p *ptxAsm) give(r *ptxReg, value string) {
+	r.value, r.pure, r.epoch, r.reads = value, !p.impure, p.epoch, 0
+	r.ops = append([]int(nil), p.refs...)
+}
+
+// countRead counts a read of the register r: its value's expression is
+// written once more, so each read after the first evaluates its operands
+// again.
+func (p *ptxAsm) countRead(r *ptxReg) {
+	if r.reads++; r.reads > 1 {
+		for _, n := range r.ops {
+			p.ops[n].uses++
+		}
+	}
 }
 
 // write makes the instruction's result, value of type typ, the value of
@@ -745,11 +758,7 @@ func (p *ptxAsm) instruction(stmt string) bool {
 		if r == nil || !r.pred || r.value == "" {
 			return false
 		}
-		if r.reads++; r.reads > 1 {
-			for _, n := range r.ops {
-				p.ops[n].uses++
-			}
-		}
+		p.countRead(r)
 		guard = r.value
 		if not {
 			guard = "!" + guard

@@ -762,8 +762,7 @@ func (p *ptxAsm) compare(quals []string, args []string) bool {
 	if !ok1 || !ok2 {
 		return false
 	}
-	r.value, r.pure, r.epoch, r.reads = "("+a+" "+op+" "+b+")", !p.impure, p.epoch, 0
-	r.ops = append([]int(nil), p.refs...)
+	p.give(r, "("+a+" "+op+" "+b+")")
 	if !r.pure {
 		return false // a condition is evaluated where it guards
 	}
@@ -786,11 +785,7 @@ func (p *ptxAsm) choose(quals []string, args []string) bool {
 	if r == nil || !r.pred || r.value == "" {
 		return false
 	}
-	if r.reads++; r.reads > 1 {
-		for _, n := range r.ops {
-			p.ops[n].uses++
-		}
-	}
+	p.countRead(r)
 	p.refs = append(p.refs, r.ops...)
 	a, ok1 := p.read(args[1], typ)
 	b, ok2 := p.read(args[2], typ)
