@@ -605,8 +605,9 @@ const ptxValueKey = "asm:" + ptxValue
 // wrappedPTX reports whether the asm statement at k is the last argument
 // of a hipgen_ptx_value call (see ptxLaneRegister): a translation's own.
 // ptxLaneRegister wraps only lvalues of at most 62 tokens without braces
-// or semicolons, and ptxInstructions writes at most ptxPrefixMax bytes
-// without them, so the call is always within reach.
+// or semicolons, and ptxInstructions writes at most ptxPrefixMax bytes,
+// with braces and semicolons only inside parentheses, so the call is
+// always within reach.
 func (t *translator) wrappedPTX(k int) bool {
 	if !t.is(k-1, ",") {
 		return false
@@ -621,7 +622,9 @@ func (t *translator) wrappedPTX(k int) bool {
 				return t.is(i-1, ptxValue) || t.is(i-1, ptxCode)
 			}
 			depth--
-		case t.isByte(i, ';') || t.isByte(i, '{') || t.isByte(i, '}'):
+		case depth == 0 && (t.isByte(i, ';') || t.isByte(i, '{') || t.isByte(i, '}')):
+			// Inside parentheses they are the statement expression
+			// that holds a carry flag (see ptxCarry).
 			return false
 		}
 	}

@@ -1,6 +1,7 @@
 package sources
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -35,6 +36,10 @@ import (
 // hipgen_ptx_code(code, asm(...)) is code.
 const ptxCode = "hipgen_ptx_code"
 
+// ptxCarry names the variable that holds the carry flag of the add.cc,
+// addc, sub.cc, subc, mad.cc and madc instructions of an asm statement.
+const ptxCarry = "hipgen_ptx_cf"
+
 // ptxPrefixMax is the most bytes ptxInstructions writes before an asm
 // statement; wrappedPTX looks that many tokens back.
 const ptxPrefixMax = 1500
@@ -49,7 +54,8 @@ type asmOperand struct {
 	class       byte
 	out, inout  bool
 	first, last int
-	uses        int // how often the rewrite names it
+	uses        int  // how often the rewrite names it
+	written     bool // an instruction of the template wrote it
 }
 
 // ptxAsm is an asm statement taken apart for ptxInstructions.
@@ -77,6 +83,9 @@ type ptxAsm struct {
 	wroteReg bool
 	epoch    int      // instructions so far that emitted code
 	marks    []string // the operands' copySpan marks, made when first used
+	// carry: an instruction reads or writes the carry flag, which the
+	// code keeps in a variable of its own (see ptxCarry).
+	carry bool
 }
 
 // ptxReg is a register an asm template declares.
@@ -200,8 +209,9 @@ func (t *translator) inside(open, j int) bool {
 }
 
 // decodeAsmString returns the contents of a plain string literal with its
-// escapes decoded (\n and \t as blanks, which is all they are to ptxas
-// here); other escapes, a prefix or a raw string give ok false.
+// escapes decoded (\n and \r as line ends, \t as a space, which is all
+// they are to ptxas here); other escapes, a prefix or a raw string give ok
+// false.
 func decodeAsmString(lit []byte) (string, bool) {
 	if len(lit) < 2 || lit[0] != '"' || lit[len(lit)-1] != '"' {
 		return "", false
@@ -219,8 +229,10 @@ func decodeAsmString(lit []byte) (string, bool) {
 		}
 		i++
 		switch body[i] {
-		case 'n', 't', 'r':
+		case 'n', 'r':
 			b.WriteByte('\n')
+		case 't':
+			b.WriteByte(' ')
 		case '\\', '"', '\'':
 			b.WriteByte(body[i])
 		case '\n':
@@ -250,6 +262,10 @@ func (t *translator) ptxInstructions(k, open, close int) bool {
 	}
 	if extended {
 		tmpl = strings.ReplaceAll(tmpl, "%%", "%")
+	}
+	tmpl, ok = stripPTXComments(tmpl)
+	if !ok {
+		return false
 	}
 	tmpl = strings.TrimSpace(tmpl)
 	if inner, ok := scopeBody(tmpl); ok {
@@ -301,12 +317,19 @@ func (t *translator) ptxInstructions(k, open, close int) bool {
 	}
 	start := int(t.tok(k).Start)
 	var prefix string
-	if len(p.code) == 1 && p.single.value != "" {
+	single := len(p.code) == 1 && p.single.value != "" && !p.carry
+	if single {
 		prefix = ptxValue + "(" + p.span(p.single.op) + ", " + p.single.value + ", "
 		t.notePolyfill(ptxValueKey, start)
 	} else {
 		code := p.code[0]
-		if len(p.code) > 1 {
+		switch {
+		case p.carry:
+			// The carry flag is a variable of the statement's, in a
+			// statement expression (clang's and GCC's), clear at its
+			// start: PTX keeps none from one asm statement to the next.
+			code = "({ unsigned int " + ptxCarry + " = 0u; " + strings.Join(p.code, "; ") + "; })"
+		case len(p.code) > 1:
 			code = "(" + strings.Join(p.code, ", ") + ")"
 		}
 		prefix = ptxCode + "(" + code + ", "
@@ -324,11 +347,54 @@ func (t *translator) ptxInstructions(k, open, close int) bool {
 	}
 	t.needRuntime = true
 	macro := ptxCode
-	if len(p.code) == 1 && p.single.value != "" {
+	if single {
 		macro = ptxValue
 	}
-	t.report(k, diag.Note, "inline-asm", "inline PTX became "+macro+"(..., asm(...)), which HIP computes without assembly: "+strings.Join(p.what, "; ")+"; the asm is kept as the macro's last argument, which is not compiled")
+	// Each thing said once: templates repeat an instruction.
+	var what []string
+	for _, w := range p.what {
+		if !slices.Contains(what, w) {
+			what = append(what, w)
+		}
+	}
+	t.report(k, diag.Note, "inline-asm", "inline PTX became "+macro+"(..., asm(...)), which HIP computes without assembly: "+strings.Join(what, "; ")+"; the asm is kept as the macro's last argument, which is not compiled")
 	return true
+}
+
+// stripPTXComments returns the template s without its comments, // to the
+// end of the line and /* to */, each a blank; ok false for a comment that
+// does not end.
+func stripPTXComments(s string) (string, bool) {
+	if !strings.Contains(s, "/") {
+		return s, true
+	}
+	var b strings.Builder
+	for {
+		i := strings.Index(s, "/")
+		if i < 0 || i+1 >= len(s) {
+			b.WriteString(s)
+			return b.String(), true
+		}
+		b.WriteString(s[:i])
+		switch s[i+1] {
+		case '/':
+			end := strings.IndexByte(s[i:], '\n')
+			if end < 0 {
+				return b.String(), true
+			}
+			s = s[i+end:]
+		case '*':
+			end := strings.Index(s[i+2:], "*/")
+			if end < 0 {
+				return "", false
+			}
+			b.WriteByte(' ')
+			s = s[i+2+end+2:]
+		default:
+			b.WriteByte('/')
+			s = s[i+1:]
+		}
+	}
 }
 
 // scopeBody returns what is inside the braces when the template s is one
@@ -505,7 +571,7 @@ func (p *ptxAsm) read(s string, typ ptxType) (string, bool) {
 		return "", false
 	}
 	op := &p.ops[n]
-	if op.out && !op.inout {
+	if op.out && !op.inout && !op.written {
 		return "", false // PTX would read what the statement has not written
 	}
 	if op.out {
@@ -680,6 +746,19 @@ func (p *ptxAsm) write(s string, typ ptxType, value string) (int, string, bool) 
 // assign records that the instruction writes value (of type typ) to the
 // destination operand s.
 func (p *ptxAsm) assign(s string, typ ptxType, value string) bool {
+	if n := p.operand(strings.TrimSpace(s)); n >= 0 && !p.ops[n].out && p.regs[strings.TrimSpace(s)] == nil {
+		// An input the template writes is a register of its own from
+		// then on, as ptxas makes it: the C++ operand keeps its value.
+		typ, ok := operandType(p.ops[n].class)
+		if !ok {
+			return false
+		}
+		if p.regs == nil {
+			p.regs = map[string]*ptxReg{}
+		}
+		p.regs[strings.TrimSpace(s)] = &ptxReg{typ: typ}
+		p.what = append(p.what, "the input "+strings.TrimSpace(s)+" it writes is a copy of the C++ operand")
+	}
 	if done, ok := p.setReg(s, typ, value); done {
 		return ok
 	}
@@ -693,7 +772,26 @@ func (p *ptxAsm) assign(s string, typ ptxType, value string) bool {
 		p.single.value = ""
 	}
 	p.code = append(p.code, "(("+p.span(n)+") = ("+v+"))")
+	p.ops[n].written = true
 	return true
+}
+
+// operandType is the PTX type of a register operand of the constraint
+// class c.
+func operandType(c byte) (ptxType, bool) {
+	switch c {
+	case 'h':
+		return ptxType{'u', 16}, true
+	case 'r':
+		return ptxType{'u', 32}, true
+	case 'l':
+		return ptxType{'u', 64}, true
+	case 'f':
+		return ptxType{'f', 32}, true
+	case 'd':
+		return ptxType{'f', 64}, true
+	}
+	return ptxType{}, false
 }
 
 // effect records an instruction that writes no output operand.
@@ -806,7 +904,7 @@ func (p *ptxAsm) operation(stmt string) bool {
 		return p.store(quals, args)
 	case "bfe", "bfi", "bfind", "prmt", "lop3", "popc", "clz", "brev":
 		return p.bits(name, quals, args)
-	case "mul", "mad":
+	case "mul", "mad", "madc":
 		return p.multiply(name, quals, args)
 	case "ex2", "lg2", "rcp", "rsqrt", "sqrt", "sin", "cos", "tanh":
 		return p.math(name, quals, args)
@@ -847,8 +945,14 @@ func (p *ptxAsm) operation(stmt string) bool {
 		return p.choose(quals, args)
 	case "min", "max":
 		return p.minmax(name, quals, args)
-	case "add", "sub", "and", "or", "xor", "not":
+	case "add", "sub", "addc", "subc", "and", "or", "xor", "not":
 		return p.logic(name, quals, args)
+	case "shl", "shr":
+		return p.shift(name, quals, args)
+	case "shf":
+		return p.funnel(quals, args)
+	case "vshl", "vshr":
+		return p.videoShift(name, quals, args)
 	case "cvta":
 		return p.addressSpace(quals, args)
 	case "shfl":

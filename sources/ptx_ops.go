@@ -274,8 +274,15 @@ func (p *ptxAsm) bits(name string, quals []string, args []string) bool {
 	return true
 }
 
-// multiply rewrites mul and mad of integers: .lo, .hi and .wide.
+// multiply rewrites mul and mad of integers: .lo, .hi and .wide, and
+// mad.cc and madc, which add with the carry flag (see carried).
 func (p *ptxAsm) multiply(name string, quals []string, args []string) bool {
+	inst := name + "." + strings.Join(quals, ".")
+	carryIn := name == "madc"
+	carryOut := len(quals) == 3 && quals[1] == "cc" && name != "mul"
+	if carryOut {
+		quals = []string{quals[0], quals[2]}
+	}
 	if len(quals) != 2 {
 		return false
 	}
@@ -284,11 +291,28 @@ func (p *ptxAsm) multiply(name string, quals []string, args []string) bool {
 		return false
 	}
 	want := 3
-	if name == "mad" {
+	if name != "mul" {
 		want = 4
 	}
 	if len(args) != want {
 		return false
+	}
+	if carryIn || carryOut {
+		if typ.bits < 32 || quals[0] != "lo" && quals[0] != "hi" {
+			return false
+		}
+		u := typ.bitsType()
+		a, ok1 := p.read(args[1], typ)
+		b, ok2 := p.read(args[2], typ)
+		c, ok3 := p.read(args[3], u)
+		if !ok1 || !ok2 || !ok3 {
+			return false
+		}
+		prod := "(" + u.cType() + ")((" + u.cType() + ")" + a + " * (" + u.cType() + ")" + b + ")"
+		if quals[0] == "hi" {
+			prod = "(" + u.cType() + ")" + mulHi[typ] + "(" + a + ", " + b + ")"
+		}
+		return p.carried("add", inst, args[0], u, prod, c, carryIn, carryOut)
 	}
 	// The product is computed in unsigned arithmetic, which wraps as
 	// PTX's does (signed overflow is undefined in C++).
@@ -341,7 +365,7 @@ func (p *ptxAsm) multiply(name string, quals []string, args []string) bool {
 		}
 		how = "C++ arithmetic"
 	case "hi":
-		if typ.bits < 32 || name == "mad" {
+		if typ.bits < 32 {
 			return false
 		}
 		a, ok1 := p.read(args[1], typ)
@@ -349,8 +373,17 @@ func (p *ptxAsm) multiply(name string, quals []string, args []string) bool {
 		if !ok1 || !ok2 {
 			return false
 		}
-		fn := map[ptxType]string{{'u', 32}: "__umulhi", {'s', 32}: "__mulhi", {'u', 64}: "__umul64hi", {'s', 64}: "__mul64hi"}[typ]
+		fn := mulHi[typ]
 		value, result, how = fn+"("+a+", "+b+")", typ, fn+"()"
+		if name == "mad" {
+			u := typ.bitsType()
+			c, ok := p.read(args[3], u)
+			if !ok {
+				return false
+			}
+			value = "(" + typ.cType() + ")((" + u.cType() + ")" + value + " + " + c + ")"
+			how += " and an addition"
+		}
 	default:
 		return false
 	}
@@ -360,6 +393,9 @@ func (p *ptxAsm) multiply(name string, quals []string, args []string) bool {
 	p.what = append(p.what, name+"."+strings.Join(quals, ".")+" is "+how)
 	return true
 }
+
+// mulHi are HIP's functions for the high half of a product.
+var mulHi = map[ptxType]string{{'u', 32}: "__umulhi", {'s', 32}: "__mulhi", {'u', 64}: "__umul64hi", {'s', 64}: "__mul64hi"}
 
 // ptxMath are PTX's math instructions of one float operand and what HIP
 // computes them with.
@@ -716,11 +752,65 @@ func (p *ptxAsm) move(quals []string, args []string) bool {
 		p.what = append(p.what, what)
 		return true
 	}
+	if args[0][0] == '{' || args[1][0] == '{' {
+		return p.moveParts(typ, args)
+	}
 	v, ok := p.read(args[1], typ)
 	if !ok || !p.assign(args[0], typ, v) {
 		return false
 	}
 	p.what = append(p.what, "mov is an assignment")
+	return true
+}
+
+// moveParts rewrites mov.b32 and mov.b64 that take a value apart into two
+// or four parts, {lo, hi} or {a, b, c, d} lowest first, or put one
+// together from them.
+func (p *ptxAsm) moveParts(typ ptxType, args []string) bool {
+	if typ.kind != 'b' || args[0][0] == '{' && args[1][0] == '{' {
+		return false
+	}
+	vec := args[0]
+	if vec[0] != '{' {
+		vec = args[1]
+	}
+	n := len(splitOperands(vec[1 : len(vec)-1]))
+	parts, ok := vectorOperands(vec, n)
+	if !ok || n != 2 && n != 4 || typ.bits/n < 16 {
+		return false
+	}
+	u := typ.bitsType()
+	part := ptxType{'u', typ.bits / n}
+	if args[0][0] == '{' {
+		// Every part reads the source before any is written.
+		var vals []string
+		for range parts {
+			v, ok := p.read(args[1], u)
+			if !ok {
+				return false
+			}
+			vals = append(vals, v)
+		}
+		for i, d := range parts {
+			if !p.assign(d, part, "("+part.cType()+")("+vals[i]+" >> "+strconv.Itoa(i*part.bits)+")") {
+				return false
+			}
+		}
+		p.what = append(p.what, "mov.b"+strconv.Itoa(typ.bits)+" into "+strconv.Itoa(n)+" parts is shifts")
+		return true
+	}
+	var terms []string
+	for i, s := range parts {
+		v, ok := p.read(s, part)
+		if !ok {
+			return false
+		}
+		terms = append(terms, "(("+u.cType()+")"+v+" << "+strconv.Itoa(i*part.bits)+")")
+	}
+	if !p.assign(args[0], u, "("+strings.Join(terms, " | ")+")") {
+		return false
+	}
+	p.what = append(p.what, "mov.b"+strconv.Itoa(typ.bits)+" of "+strconv.Itoa(n)+" parts is shifts")
 	return true
 }
 
@@ -817,14 +907,33 @@ func (p *ptxAsm) minmax(name string, quals []string, args []string) bool {
 }
 
 // logic rewrites add, sub, and, or, xor and not of integers, in unsigned
-// arithmetic, which wraps as PTX's does.
+// arithmetic, which wraps as PTX's does, and the carries: add.cc, addc,
+// sub.cc and subc (see carried).
 func (p *ptxAsm) logic(name string, quals []string, args []string) bool {
+	inst := name + "." + strings.Join(quals, ".")
+	carryIn := name == "addc" || name == "subc"
+	carryOut := len(quals) == 2 && quals[0] == "cc" && (name == "add" || name == "sub" || carryIn)
+	if carryOut {
+		quals = quals[1:]
+	}
 	if len(quals) != 1 {
-		return false // .cc, .sat: carries and saturation
+		return false // .sat: saturation
 	}
 	typ, ok := parsePTXType(quals[0])
 	if !ok || typ.kind == 'f' || typ.bits < 32 {
 		return false
+	}
+	if carryIn || carryOut {
+		if typ.kind == 'b' || len(args) != 3 {
+			return false
+		}
+		u := typ.bitsType()
+		a, ok1 := p.read(args[1], u)
+		b, ok2 := p.read(args[2], u)
+		if !ok1 || !ok2 {
+			return false
+		}
+		return p.carried(strings.TrimSuffix(name, "c"), inst, args[0], u, a, b, carryIn, carryOut)
 	}
 	if arith := name == "add" || name == "sub"; arith == (typ.kind == 'b') {
 		return false // add and sub of .u and .s types, logic of .b ones
@@ -856,6 +965,117 @@ func (p *ptxAsm) logic(name string, quals []string, args []string) bool {
 		return false
 	}
 	p.what = append(p.what, name+"."+quals[0]+" is C++ arithmetic")
+	return true
+}
+
+// carried records an addition or subtraction (op "add" or "sub") of a
+// and b, of the unsigned type u, that reads the carry flag (in) or writes
+// it (out): hipgen_ptx_addc_u32 and its kin compute it, the flag in the
+// statement's variable ptxCarry. Its result goes to an operand, not to a
+// register of the template, which stands for an expression evaluated
+// where it is read.
+func (p *ptxAsm) carried(op, inst, dst string, u ptxType, a, b string, in, out bool) bool {
+	if p.regs[strings.TrimSpace(dst)] != nil {
+		return false
+	}
+	if n := p.operand(strings.TrimSpace(dst)); n < 0 || !p.ops[n].out {
+		return false
+	}
+	h := p.helper("hipgen_ptx_" + op + "c_u" + strconv.Itoa(u.bits))
+	p.carry = true
+	if !p.assign(dst, u, h+"("+a+", "+b+", &"+ptxCarry+", "+strconv.FormatBool(in)+", "+strconv.FormatBool(out)+")") {
+		return false
+	}
+	p.what = append(p.what, inst+" is "+h+"()", "the carry flag is a variable of the statement's")
+	return true
+}
+
+// shift rewrites shl and shr: an amount past the width gives what PTX
+// gives (zero, or the sign for shr.s), where C++'s shift is undefined.
+func (p *ptxAsm) shift(name string, quals []string, args []string) bool {
+	if len(quals) != 1 || len(args) != 3 {
+		return false
+	}
+	typ, ok := parsePTXType(quals[0])
+	if !ok || typ.kind == 'f' || typ.bits < 16 || name == "shl" && typ.kind != 'b' {
+		return false
+	}
+	if typ.kind == 'b' {
+		typ = typ.bitsType()
+	}
+	a, ok1 := p.read(args[1], typ)
+	n, ok2 := p.read(args[2], ptxType{'u', 32})
+	if !ok1 || !ok2 {
+		return false
+	}
+	h := p.helper("hipgen_ptx_" + name)
+	if !p.assign(args[0], typ, h+"<"+typ.cType()+">("+a+", "+n+")") {
+		return false
+	}
+	p.what = append(p.what, name+"."+quals[0]+" is "+h+"()")
+	return true
+}
+
+// funnel rewrites shf, the funnel shift of two 32-bit values.
+func (p *ptxAsm) funnel(quals []string, args []string) bool {
+	if len(quals) != 3 || quals[2] != "b32" || len(args) != 4 ||
+		quals[0] != "l" && quals[0] != "r" || quals[1] != "wrap" && quals[1] != "clamp" {
+		return false
+	}
+	u32 := ptxType{'u', 32}
+	var vals []string
+	for _, a := range args[1:] {
+		v, ok := p.read(a, u32)
+		if !ok {
+			return false
+		}
+		vals = append(vals, v)
+	}
+	h := p.helper("hipgen_ptx_shf_" + quals[0] + "_" + quals[1])
+	if !p.assign(args[0], u32, h+"("+strings.Join(vals, ", ")+")") {
+		return false
+	}
+	p.what = append(p.what, "shf."+strings.Join(quals, ".")+" is "+h+"()")
+	return true
+}
+
+// videoShift rewrites the scalar video shifts of unsigned words, vshl and
+// vshr .u32.u32.u32 with .clamp or .wrap, alone or with the secondary
+// .add: the amount is clamped to 32 or taken modulo 32, and the sum keeps
+// the low 32 bits, which a wider intermediate does not change. Selectors
+// of bytes and halves, signed types, .sat, .min and .max are left alone.
+func (p *ptxAsm) videoShift(name string, quals []string, args []string) bool {
+	if len(quals) < 4 || len(quals) > 5 || quals[0] != "u32" || quals[1] != "u32" || quals[2] != "u32" ||
+		quals[3] != "clamp" && quals[3] != "wrap" || len(quals) == 5 && quals[4] != "add" {
+		return false
+	}
+	add := len(quals) == 5
+	if add && len(args) != 4 || !add && len(args) != 3 {
+		return false
+	}
+	u32 := ptxType{'u', 32}
+	a, ok1 := p.read(args[1], u32)
+	b, ok2 := p.read(args[2], u32)
+	if !ok1 || !ok2 {
+		return false
+	}
+	h := p.helper("hipgen_ptx_shf_" + map[string]string{"vshl": "l", "vshr": "r"}[name] + "_" + quals[3])
+	// A funnel shift of a with zeros, the shifted half the one kept.
+	value := h + "(0u, " + a + ", " + b + ")"
+	if name == "vshr" {
+		value = h + "(" + a + ", 0u, " + b + ")"
+	}
+	if add {
+		c, ok := p.read(args[3], u32)
+		if !ok {
+			return false
+		}
+		value = "(unsigned int)(" + value + " + " + c + ")"
+	}
+	if !p.assign(args[0], u32, value) {
+		return false
+	}
+	p.what = append(p.what, name+"."+strings.Join(quals, ".")+" is "+h+"() of zeros and the value")
 	return true
 }
 

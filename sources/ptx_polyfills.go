@@ -92,7 +92,49 @@ func ptxPolyfills(m map[string]polyfill) {
 				"  "+U+" x = "+x+";\n"+
 				"  return x == 0 ? 0xffffffffu : (unsigned int)"+clz+"(x);\n}")
 		}
+		// The carry flag: the carry out of the top bit. A subtraction
+		// adds the complement, a + ~b + 1, and subc a + ~b + CF: its
+		// flag is 1 when nothing is borrowed, as the GPU has it (an
+		// addc after a subc.cc adds it; checked on H200 by
+		// conformance/testdata/ptx_arithmetic.cu).
+		add("hipgen_ptx_addc_u"+W, "PTX's add.cc, addc, mad.cc and madc", "__device__ __forceinline__ "+U+" hipgen_ptx_addc_u"+W+"("+U+" a, "+U+" b, unsigned int* cf, bool in, bool out) {\n"+
+			"  "+U+" s = a + b;\n"+
+			"  unsigned int c = s < a;\n"+
+			"  if (in) {\n"+
+			"    "+U+" t = s + ("+U+")*cf;\n"+
+			"    c |= t < s;\n"+
+			"    s = t;\n"+
+			"  }\n"+
+			"  if (out) *cf = c;\n"+
+			"  return s;\n}")
+		add("hipgen_ptx_subc_u"+W, "PTX's sub.cc and subc", "__device__ __forceinline__ "+U+" hipgen_ptx_subc_u"+W+"("+U+" a, "+U+" b, unsigned int* cf, bool in, bool out) {\n"+
+			"  "+U+" s = a + ~b;\n"+
+			"  unsigned int c = s < a;\n"+
+			"  "+U+" t = s + ("+U+")(in ? *cf : 1u);\n"+
+			"  c |= t < s;\n"+
+			"  if (out) *cf = c;\n"+
+			"  return t;\n}")
 		add("hipgen_ptx_clz_b"+W, "PTX's clz", "__device__ __forceinline__ unsigned int hipgen_ptx_clz_b"+W+"("+U+" a) { return a == 0 ? "+W+"u : (unsigned int)"+clz+"(a); }")
+	}
+	add("hipgen_ptx_shl", "PTX's shl", "template <class T>\n__device__ __forceinline__ T hipgen_ptx_shl(T a, unsigned int n) { return n >= sizeof(T) * 8u ? (T)0 : (T)(a << n); }")
+	add("hipgen_ptx_shr", "PTX's shr", "template <class T>\n__device__ __forceinline__ T hipgen_ptx_shr(T a, unsigned int n) {\n"+
+		"  if (n >= sizeof(T) * 8u) return (T)((a >> (sizeof(T) * 8u - 1u)) >> 1);\n"+
+		"  return (T)(a >> n);\n}")
+	for _, dir := range []string{"l", "r"} {
+		for _, mode := range []string{"wrap", "clamp"} {
+			n := "c & 31u"
+			if mode == "clamp" {
+				n = "c < 32u ? c : 32u"
+			}
+			v := "(x >> n)"
+			if dir == "l" {
+				v = "((x << n) >> 32)"
+			}
+			add("hipgen_ptx_shf_"+dir+"_"+mode, "PTX's shf."+dir+"."+mode, "__device__ __forceinline__ unsigned int hipgen_ptx_shf_"+dir+"_"+mode+"(unsigned int a, unsigned int b, unsigned int c) {\n"+
+				"  unsigned int n = "+n+";\n"+
+				"  unsigned long long x = (unsigned long long)b << 32 | a;\n"+
+				"  return (unsigned int)"+v+";\n}")
+		}
 	}
 	add("hipgen_ptx_min", "PTX's min of integers", "template <class T>\n__device__ __forceinline__ T hipgen_ptx_min(T a, T b) { return b < a ? b : a; }")
 	add("hipgen_ptx_max", "PTX's max of integers", "template <class T>\n__device__ __forceinline__ T hipgen_ptx_max(T a, T b) { return a < b ? b : a; }")
