@@ -27,6 +27,10 @@
 #    __float_as_int, __float_as_uint, __int_as_float, __uint_as_float), which
 #    translated inline PTX uses to move a float register's bits. They are
 #    added beside it, as std::bit_cast would define them.
+# 5. Upstream's include/hip/hip_math.h has __mul24 but not the high halves
+#    of products (__mulhi, __umulhi, __mul64hi, __umul64hi), which
+#    translated mul.hi, mad.hi and madc.hi use. They are added beside it,
+#    computed in 128-bit arithmetic.
 #
 # Usage: bench/hip-cpu/patch.sh HIP_CPU_ROOT
 # It edits only the copy under HIP_CPU_ROOT (never commit that copy), and is
@@ -42,6 +46,8 @@ types=$root/src/include/hip/detail/types.hpp
 [ -f "$types" ] || { echo "patch.sh: $types not found; is $root a HIP-CPU checkout?" >&2; exit 2; }
 api=$root/include/hip/hip_api.h
 [ -f "$api" ] || { echo "patch.sh: $api not found; is $root a HIP-CPU checkout?" >&2; exit 2; }
+math=$root/include/hip/hip_math.h
+[ -f "$math" ] || { echo "patch.sh: $math not found; is $root a HIP-CPU checkout?" >&2; exit 2; }
 
 if grep -q 'hipgen-patched' "$file"; then
   echo "patch.sh: $file already patched"
@@ -173,5 +179,54 @@ if src.count(anchor) != 1:
     sys.exit(f"patch.sh: could not find __longlong_as_double in {path}")
 open(path, "w").write(src.replace(anchor, anchor + added))
 print(f"patch.sh: added {len(casts)} bit casts to {path}")
+PY
+fi
+
+if grep -q 'hipgen-patched' "$math"; then
+  echo "patch.sh: $math already patched"
+else
+python3 - "$math" <<'PY'
+import sys
+
+path = sys.argv[1]
+src = open(path).read()
+anchor = "std::int32_t __mul24(std::int32_t x, std::int32_t y) noexcept"
+i = src.find(anchor)
+if i < 0 or src.count(anchor) != 1:
+    sys.exit(f"patch.sh: could not find __mul24 in {path}")
+# Insert before the declaration's line (and the inline or attributes on
+# the line above it, if any).
+start = src.rfind("\n", 0, i) + 1
+above = src.rfind("\n", 0, start - 1) + 1
+if src[above:start].strip() in ("inline", "__HIP_DEVICE__ inline", "constexpr inline"):
+    start = above
+added = """// hipgen-patched: the high halves of products, as HIP's device API has them.
+inline
+std::int32_t __mulhi(std::int32_t x, std::int32_t y) noexcept
+{
+    return static_cast<std::int32_t>((static_cast<std::int64_t>(x) * y) >> 32);
+}
+
+inline
+std::uint32_t __umulhi(std::uint32_t x, std::uint32_t y) noexcept
+{
+    return static_cast<std::uint32_t>((static_cast<std::uint64_t>(x) * y) >> 32);
+}
+
+inline
+std::int64_t __mul64hi(std::int64_t x, std::int64_t y) noexcept
+{
+    return static_cast<std::int64_t>((static_cast<__int128>(x) * y) >> 64);
+}
+
+inline
+std::uint64_t __umul64hi(std::uint64_t x, std::uint64_t y) noexcept
+{
+    return static_cast<std::uint64_t>((static_cast<unsigned __int128>(x) * y) >> 64);
+}
+
+"""
+open(path, "w").write(src[:start] + added + src[start:])
+print(f"patch.sh: added the high halves of products to {path}")
 PY
 fi
