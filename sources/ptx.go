@@ -41,8 +41,9 @@ const ptxCode = "hipgen_ptx_code"
 const ptxCarry = "hipgen_ptx_cf"
 
 // ptxPrefixMax is the most bytes ptxInstructions writes before an asm
-// statement; wrappedPTX looks that many tokens back.
-const ptxPrefixMax = 1500
+// statement (a carry chain over four words with its registers takes some
+// 2,000); wrappedPTX looks that many tokens back.
+const ptxPrefixMax = 4096
 
 // ptxCodeKey is hipgen_ptx_code's key among the polyfills.
 const ptxCodeKey = "asm:" + ptxCode
@@ -86,10 +87,15 @@ type ptxAsm struct {
 	// carry: an instruction reads or writes the carry flag, which the
 	// code keeps in a variable of its own (see ptxCarry).
 	carry bool
+	// materialize: the template's registers are variables of the
+	// statement (see ptxInstructions), in the order of vars.
+	materialize bool
+	vars        []*ptxReg
 }
 
 // ptxReg is a register an asm template declares.
 type ptxReg struct {
+	name  string // its variable's, when registers are variables
 	typ   ptxType
 	pred  bool
 	value string // "" until written
@@ -273,46 +279,15 @@ func (t *translator) ptxInstructions(k, open, close int) bool {
 		// registers it declares are the template's own.
 		tmpl = inner
 	}
-	p := &ptxAsm{t: t, ops: ops}
-	n := 0
-	for _, stmt := range strings.FieldsFunc(tmpl, func(r rune) bool { return r == ';' || r == '\n' }) {
-		stmt = strings.TrimSpace(stmt)
-		if stmt == "" {
-			continue
-		}
-		if !strings.HasPrefix(stmt, ".reg") {
-			n++
-		}
-		if !p.instruction(stmt) {
+	// The template's registers stand for the expressions written to
+	// them; where that cannot follow the template (a register read after
+	// an operand its value reads was written, a carry into a register, a
+	// register written under a predicate), they are variables of a
+	// statement expression instead.
+	p, ok := t.ptxRewrite(tmpl, ops, false)
+	if !ok {
+		if p, ok = t.ptxRewrite(tmpl, ops, true); !ok {
 			return false
-		}
-	}
-	if n == 0 || len(p.code) == 0 {
-		return false // no instruction, or only registers written
-	}
-	// An operand named more than once (an input and output at once, "+r",
-	// or one used by two instructions) is evaluated more than once: only
-	// an expression without side effects may be.
-	// One the rewrite drops (an input the template never names) is not
-	// evaluated at all: only one without side effects may be.
-	for _, op := range p.ops {
-		if op.uses != 1 && !t.sideEffectFree(op.first, op.last) {
-			return false
-		}
-	}
-	// Inputs read by a later instruction after an earlier one wrote an
-	// output with the same text would see the new value; PTX reads every
-	// input first. Refuse multi-instruction statements where that could be.
-	if len(p.code) > 1 {
-		for _, o := range p.ops {
-			if !o.out {
-				continue
-			}
-			for _, in := range p.ops {
-				if !in.out && t.span(in.first, in.last) == t.span(o.first, o.last) {
-					return false
-				}
-			}
 		}
 	}
 	start := int(t.tok(k).Start)
@@ -324,11 +299,24 @@ func (t *translator) ptxInstructions(k, open, close int) bool {
 	} else {
 		code := p.code[0]
 		switch {
-		case p.carry:
-			// The carry flag is a variable of the statement's, in a
-			// statement expression (clang's and GCC's), clear at its
-			// start: PTX keeps none from one asm statement to the next.
-			code = "({ unsigned int " + ptxCarry + " = 0u; " + strings.Join(p.code, "; ") + "; })"
+		case p.carry || p.materialize:
+			// The carry flag and the registers are variables of the
+			// statement's, in a statement expression (clang's and
+			// GCC's), clear at its start: PTX keeps nothing from one
+			// asm statement to the next.
+			var decls strings.Builder
+			decls.WriteString("({ ")
+			if p.carry {
+				decls.WriteString("unsigned int " + ptxCarry + " = 0u; ")
+			}
+			for _, r := range p.vars {
+				if r.pred {
+					decls.WriteString("bool " + r.name + " = false; ")
+				} else {
+					decls.WriteString(r.typ.cType() + " " + r.name + " = 0; ")
+				}
+			}
+			code = decls.String() + strings.Join(p.code, "; ") + "; })"
 		case len(p.code) > 1:
 			code = "(" + strings.Join(p.code, ", ") + ")"
 		}
@@ -359,6 +347,55 @@ func (t *translator) ptxInstructions(k, open, close int) bool {
 	}
 	t.report(k, diag.Note, "inline-asm", "inline PTX became "+macro+"(..., asm(...)), which HIP computes without assembly: "+strings.Join(what, "; ")+"; the asm is kept as the macro's last argument, which is not compiled")
 	return true
+}
+
+// ptxRewrite rewrites each instruction of the template tmpl, whose
+// operands are ops, with the template's registers as expressions or, if
+// materialize, as variables.
+func (t *translator) ptxRewrite(tmpl string, ops []asmOperand, materialize bool) (*ptxAsm, bool) {
+	p := &ptxAsm{t: t, ops: slices.Clone(ops), materialize: materialize}
+	n := 0
+	for _, stmt := range strings.FieldsFunc(tmpl, func(r rune) bool { return r == ';' || r == '\n' }) {
+		stmt = strings.TrimSpace(stmt)
+		if stmt == "" {
+			continue
+		}
+		if !strings.HasPrefix(stmt, ".reg") {
+			n++
+		}
+		if !p.instruction(stmt) {
+			return nil, false
+		}
+	}
+	if n == 0 || len(p.code) == 0 {
+		return nil, false // no instruction, or only registers written
+	}
+	// An operand named more than once (an input and output at once, "+r",
+	// or one used by two instructions) is evaluated more than once: only
+	// an expression without side effects may be.
+	// One the rewrite drops (an input the template never names) is not
+	// evaluated at all: only one without side effects may be.
+	for _, op := range p.ops {
+		if op.uses != 1 && !t.sideEffectFree(op.first, op.last) {
+			return nil, false
+		}
+	}
+	// Inputs read by a later instruction after an earlier one wrote an
+	// output with the same text would see the new value; PTX reads every
+	// input first. Refuse multi-instruction statements where that could be.
+	if len(p.code) > 1 {
+		for _, o := range p.ops {
+			if !o.out {
+				continue
+			}
+			for _, in := range p.ops {
+				if !in.out && t.span(in.first, in.last) == t.span(o.first, o.last) {
+					return nil, false
+				}
+			}
+		}
+	}
+	return p, true
 }
 
 // stripPTXComments returns the template s without its comments, // to the
@@ -689,9 +726,35 @@ func (p *ptxAsm) setReg(s string, typ ptxType, value string) (done, ok bool) {
 	if r.typ != typ {
 		value = "(" + r.typ.cType() + ")(" + value + ")"
 	}
+	if p.materialize {
+		return true, p.toVariable(r, strings.TrimSpace(s), value)
+	}
 	p.give(r, value)
 	p.wroteReg = true
 	return true, true
+}
+
+// toVariable writes value to the variable of the register r, named s in the
+// template, when registers are variables: what reads it later reads the
+// variable, whatever was written since.
+func (p *ptxAsm) toVariable(r *ptxReg, s, value string) bool {
+	if r.name == "" {
+		if strings.HasPrefix(s, "%") {
+			r.name = "hipgen_ptx_in" + s[1:]
+		} else if strings.Contains(s, "$") {
+			return false
+		} else {
+			r.name = "hipgen_ptx_r_" + s
+		}
+		p.vars = append(p.vars, r)
+		if len(p.vars) == 1 {
+			p.what = append(p.what, "its registers are variables of a statement expression")
+		}
+	}
+	p.code = append(p.code, "("+r.name+" = "+value+")")
+	p.single.value = ""
+	r.value, r.pure, r.epoch, r.reads, r.ops = r.name, true, p.epoch, 0, nil
+	return true
 }
 
 // give makes value, which the instruction being rewritten computes, the

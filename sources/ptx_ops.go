@@ -852,6 +852,13 @@ func (p *ptxAsm) compare(quals []string, args []string) bool {
 	if !ok1 || !ok2 {
 		return false
 	}
+	if p.materialize {
+		if !p.toVariable(r, args[0], "("+a+" "+op+" "+b+")") {
+			return false
+		}
+		p.what = append(p.what, "setp."+strings.Join(quals, ".")+" is a condition")
+		return true
+	}
 	p.give(r, "("+a+" "+op+" "+b+")")
 	if !r.pure {
 		return false // a condition is evaluated where it guards
@@ -971,14 +978,17 @@ func (p *ptxAsm) logic(name string, quals []string, args []string) bool {
 // carried records an addition or subtraction (op "add" or "sub") of a
 // and b, of the unsigned type u, that reads the carry flag (in) or writes
 // it (out): hipgen_ptx_addc_u32 and its kin compute it, the flag in the
-// statement's variable ptxCarry. Its result goes to an operand, not to a
-// register of the template, which stands for an expression evaluated
-// where it is read.
+// statement's variable ptxCarry. Its result goes to an output, or to a
+// register of the template only when registers are variables: one that
+// stands for an expression would change the flag where it is read.
 func (p *ptxAsm) carried(op, inst, dst string, u ptxType, a, b string, in, out bool) bool {
-	if p.regs[strings.TrimSpace(dst)] != nil {
-		return false
-	}
-	if n := p.operand(strings.TrimSpace(dst)); n < 0 || !p.ops[n].out {
+	if r := p.regs[strings.TrimSpace(dst)]; r != nil || p.operand(strings.TrimSpace(dst)) >= 0 && !p.ops[p.operand(strings.TrimSpace(dst))].out {
+		// A register, or an input the template writes, which then is
+		// one: only as a variable.
+		if !p.materialize {
+			return false
+		}
+	} else if n := p.operand(strings.TrimSpace(dst)); n < 0 {
 		return false
 	}
 	h := p.helper("hipgen_ptx_" + op + "c_u" + strconv.Itoa(u.bits))

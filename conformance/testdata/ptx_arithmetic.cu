@@ -10,7 +10,9 @@
 // shifts vshl and vshr of words; mov taking a
 // value apart into two or four parts and putting one together; mad.hi;
 // templates with comments, inputs the template writes and an output read
-// after an instruction wrote it.
+// after an instruction wrote it; registers the translation keeps as
+// variables (a carry into one, one read after the operand its value read
+// was written, one written under a predicate).
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
@@ -29,8 +31,8 @@
 constexpr int kBlock = 128;
 constexpr int kBlocks = 8;
 constexpr int kN = kBlock * kBlocks;
-constexpr int k32 = 28; // 32-bit results per thread
-constexpr int k64 = 18; // 64-bit results
+constexpr int k32 = 31; // 32-bit results per thread
+constexpr int k64 = 20; // 64-bit results
 
 __device__ __forceinline__ unsigned rotl32(unsigned x, unsigned n) {
   unsigned r;
@@ -57,6 +59,53 @@ __device__ __forceinline__ unsigned long long swab64(unsigned long long x) {
       "}"
       : "=l"(r) : "l"(x));
   return r;
+}
+
+// Registers the translation keeps as variables: jh512's swap (the input
+// %1 holds %0's old bits after %0 is written), a carry into a register, a
+// register written under a predicate, ethminer's products of halves
+// added to 64-bit words.
+__device__ __forceinline__ void jhSwap(unsigned *x, unsigned y) {
+  asm("and.b32 %1, %0, 0xF0F0F0F0;\n\t"
+      "xor.b32 %0, %0, %1; shr.b32 %1, %1, 4;\n\t"
+      "vshl.u32.u32.u32.clamp.add %0, %0, 4, %1;"
+      : "+r"(*x) : "r"(y));
+}
+
+__device__ __forceinline__ unsigned carryToRegister(unsigned a, unsigned b) {
+  unsigned r;
+  asm("{ .reg .u32 t;\n\t"
+      "add.cc.u32 t, %1, %2;\n\t"
+      "addc.u32 %0, t, 0;\n\t"
+      "}" : "=r"(r) : "r"(a), "r"(b));
+  return r;
+}
+
+__device__ __forceinline__ unsigned guardedRegister(unsigned s) {
+  unsigned r;
+  asm("{.reg .pred p;\n .reg .b32 t;\n setp.ne.b32 p, %1, 0;\n mov.b32 t, 1;\n @p mov.b32 t, %1;\n mov.b32 %0, t;}\n"
+      : "=r"(r) : "r"(s));
+  return r;
+}
+
+__device__ __forceinline__ ulonglong2 madd4long(ulonglong2 a, ulonglong2 b) {
+  ulonglong2 result;
+  asm("{\n\t"
+      ".reg .u32 a0,a1,a2,a3,b0,b1,b2,b3;\n\t"
+      "mov.b64 {a0,a1}, %2;\n\t"
+      "mov.b64 {a2,a3}, %3;\n\t"
+      "mov.b64 {b0,b1}, %4;\n\t"
+      "mov.b64 {b2,b3}, %5;\n\t"
+      "mad.lo.cc.u32        b0,a0,a1,b0;  \n\t"
+      "madc.hi.u32          b1,a0,a1,b1;  \n\t"
+      "mad.lo.cc.u32        b2,a2,a3,b2;  \n\t"
+      "madc.hi.u32          b3,a2,a3,b3;  \n\t"
+      "mov.b64 %0, {b0,b1};\n\t"
+      "mov.b64 %1, {b2,b3};\n\t"
+      "}\n\t"
+      : "=l"(result.x), "=l"(result.y)
+      : "l"(a.x), "l"(a.y), "l"(b.x), "l"(b.y));
+  return result;
 }
 
 __global__ void arith(const unsigned *vx, const unsigned *vy, const unsigned *vn, const unsigned long long *vp,
@@ -173,6 +222,16 @@ __global__ void arith(const unsigned *vx, const unsigned *vy, const unsigned *vn
       : "r"(a0), "r"(a1), "r"(b0), "r"(b1));
   w[14] = (unsigned long long)m[1] << 32 | m[0];
   w[15] = (unsigned long long)m[3] << 32 | m[2];
+  // Registers as variables.
+  unsigned swapped = x;
+  jhSwap(&swapped, 0);
+  r[28] = swapped;
+  r[29] = carryToRegister(x, y);
+  r[30] = guardedRegister(n & 1 ? x : 0);
+  ulonglong2 m4 = madd4long(make_ulonglong2(p, q), make_ulonglong2(q, p));
+  w[18] = m4.x;
+  w[19] = m4.y;
+
   // p * q + hi in 128 bits with 64-bit words.
   asm("mad.lo.cc.u64 %0, %2, %3, %4;\n\t"
       "madc.hi.u64 %1, %2, %3, 0;"
@@ -252,11 +311,13 @@ int main() {
                               "mad.hi.u32", "mad.hi.s32", "mov.b64 part 0", "mov.b64 part 1", "mov.b32 into halves",
                               "mov.b32 of halves", "input written", "input written twice", "comments", "output read",
                               "add.cc sum", "carry read", "sub.cc difference", "borrow read",
-                              "sub.cc chain low", "sub.cc chain high", "vshl.clamp.add", "vshr.wrap"};
+                              "sub.cc chain low", "sub.cc chain high", "vshl.clamp.add", "vshr.wrap",
+                              "jh512 swap", "carry into a register", "register under a predicate"};
   const char *names64[k64] = {"shl.b64", "shr.u64", "shr.s64", "mov.b64 of halves", "mov.b64 into quarters",
                               "swab64", "add 128 low", "add 128 high", "sub 128 low", "sub 128 high",
                               "add.cc.u64 low", "addc.u64 high", "sub.cc.u64 low", "subc.u64 high",
-                              "product low", "product high", "mad.lo.cc.u64", "madc.hi.u64"};
+                              "product low", "product high", "mad.lo.cc.u64", "madc.hi.u64",
+                              "madd4long x", "madd4long y"};
   int bad = 0;
   auto fail = [&](const char *what, int i, unsigned long long got, unsigned long long want) {
     if (bad < 12) std::printf("%s, thread %d: got %#llx, want %#llx\n", what, i, got, want);
@@ -292,6 +353,7 @@ int main() {
         refSwab32(X * 0x9e3779b9u), ((Y ^ 0x5bd1e995u) + 1) * ((Y ^ 0x5bd1e995u) + 1), (X + Y) ^ X, X * Y + X,
         X + Y, (unsigned)(((unsigned long long)X + Y) >> 32), X - Y, X < Y ? ~0u : 0u,
         lowDiff, (unsigned)second + carry2, (N >= 32 ? 0u : X << N) + Y, X >> (N & 31),
+        ((X ^ (X & 0xF0F0F0F0u)) << 4) + ((X & 0xF0F0F0F0u) >> 4), X + Y + (X + Y < X), N & 1 && X ? X : 1u,
     };
     unsigned long long want64[k64] = {
         refShl64(P, N), refShr64(P, N, false), refShr64(P, N, true), (unsigned long long)X << 32 | Y,
@@ -301,6 +363,7 @@ int main() {
         (unsigned long long)(diff >> 64), (unsigned long long)sum64, (unsigned long long)(sum64 >> 64),
         (unsigned long long)diff64, (unsigned long long)(diff64 >> 64), (unsigned long long)prod,
         (unsigned long long)(prod >> 64), (unsigned long long)fma, (unsigned long long)(fma >> 64),
+        (unsigned long long)(unsigned)P * (unsigned)(P >> 32) + Q, (unsigned long long)(unsigned)Q * (unsigned)(Q >> 32) + P,
     };
     for (int k = 0; k < k32; k++)
       if (r32[i * k32 + k] != want32[k]) fail(names32[k], i, r32[i * k32 + k], want32[k]);
