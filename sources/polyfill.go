@@ -70,6 +70,13 @@ func (p polyfill) definition() string {
 // hasDefinition reports whether the polyfill writes a definition.
 func (p polyfill) hasDefinition() bool { return p.code != "" || p.gen != nil }
 
+// emptyAttribute is the polyfill of CUDA's attribute macro name, which
+// expands to nothing outside NVIDIA's compiler.
+func emptyAttribute(name string) polyfill {
+	n := strings.TrimRight(polyfillName(name), "_")
+	return polyfill{name: n, typ: true, constant: true, why: name + " became " + n + ", which expands to nothing as " + name + " does outside NVIDIA's compiler (CUDA marks its own types and functions with it); HIP has no such macro", code: "#define " + n}
+}
+
 // polyfillName is the name a polyfill of the CUDA function cuda gets:
 // hipgen_ and the name without its leading underscores.
 func polyfillName(cuda string) string { return "hipgen_" + strings.TrimLeft(cuda, "_") }
@@ -111,6 +118,15 @@ func polyfillList() map[string]polyfill {
 		"__stwb":                         cacheHint("stwb", true),
 		"__stwt":                         cacheHint("stwt", true),
 		"umin":                           minmax("umin", "unsigned", "<"),
+		// CUDA's host_defines.h marks its own types with these, and
+		// projects copy them (ccminer's cuda_helper.h declares its
+		// vector types __device_builtin__): they expand to nothing but
+		// in NVIDIA's front end, and HIP has none of them.
+		"__device_builtin__":              emptyAttribute("__device_builtin__"),
+		"__cudart_builtin__":              emptyAttribute("__cudart_builtin__"),
+		"__device_builtin_texture_type__": emptyAttribute("__device_builtin_texture_type__"),
+		"__device_builtin_surface_type__": emptyAttribute("__device_builtin_surface_type__"),
+		"__builtin_align__":               {name: "hipgen_builtin_align", why: "CUDA's host_defines.h defines __builtin_align__(n) as __align__(n), an alignment attribute; HIP has __align__ but not __builtin_align__", code: "#define hipgen_builtin_align(n) __attribute__((aligned(n)))"},
 		// CUB's test macro (cub/util_debug.cuh): hipCUB names CubDebug
 		// HipcubDebug, with the same report, but has no CubDebugExit.
 		"CubDebugExit":     {name: "hipgen_CubDebugExit", why: "hipCUB has no CubDebugExit; CUB defines it as if (CubDebug(e)) { exit(1); }, and HipcubDebug is hipCUB's CubDebug", code: "#define hipgen_CubDebugExit(e) if (HipcubDebug(e)) { exit(1); }"},

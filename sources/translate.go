@@ -754,6 +754,9 @@ func (t *translator) isLineStart(k int) bool {
 // special constructs first, then the mapping table.
 func (t *translator) ident(k int) int {
 	b := t.text(k)
+	if t.is(k+1, ";") && t.redeclaresBuiltinVariable(k) {
+		return k + 1
+	}
 	if next, handled := t.special(k, b); handled {
 		return next
 	}
@@ -898,6 +901,34 @@ func (t *translator) redefinesBuiltin(k int) bool {
 	}
 	t.replace(k, "hipgen_own_"+name)
 	t.report(k, diag.Warning, "builtin-redefinition", "HIP already defines "+typ+" "+name+"("+typ+"*, "+typ+"), "+lacks+", and hipcc rejects a second definition: this one became hipgen_own_"+name+", which nothing calls, and the calls take HIP's (a compare-and-swap loop too); check that the two agree where it matters to you (NaN, -0.0)")
+	return true
+}
+
+// redeclaresBuiltinVariable renames a declaration at k of one of CUDA's
+// built-in variables, "extern const dim3 blockDim;" (ccminer's
+// cuda_helper.h declares blockDim and threadIdx so for its host compile):
+// HIP's headers declare them with types of their own, and hipcc rejected
+// the project's as a redeclaration. Renamed, it declares a variable that
+// nothing uses, and the code takes HIP's.
+func (t *translator) redeclaresBuiltinVariable(k int) bool {
+	switch string(t.text(k)) {
+	case "threadIdx", "blockIdx", "blockDim", "gridDim":
+	default:
+		return false
+	}
+	if !t.is(k-1, "dim3") && !t.is(k-1, "uint3") || t.deadOnHIP {
+		return false
+	}
+	extern := false
+	for i := k - 2; i >= k-3 && i >= 0; i-- {
+		extern = extern || t.is(i, "extern")
+	}
+	if !extern {
+		return false
+	}
+	name := string(t.text(k))
+	t.replace(k, "hipgen_own_"+name)
+	t.report(k, diag.Warning, "builtin-redefinition", "HIP's headers declare "+name+" with a type of their own, and hipcc rejects this declaration of it as a "+string(t.text(k-1))+": it became hipgen_own_"+name+", which nothing uses, and the code takes HIP's "+name)
 	return true
 }
 
