@@ -448,7 +448,11 @@ func (t *translator) half2EmptyAssign(k int) {
 	if !t.half2Names()[string(t.text(k))] || t.isByte(k-1, '.') || t.is(k-1, "->") || t.is(k-1, "::") {
 		return
 	}
-	if p := t.tok(k - 1); p.Kind == lex.Ident && !cppKeywords[string(t.text(k-1))] || t.isByte(k-1, '*') || t.isByte(k-1, '&') {
+	// A member's name before v ("p.x v") is no type: the member access may
+	// become a call (hipgen_half2_x), and the next translation would see
+	// no declaration there.
+	member := t.isByte(k-2, '.') || t.is(k-2, "->")
+	if p := t.tok(k - 1); p.Kind == lex.Ident && !cppKeywords[string(t.text(k-1))] && !member || t.isByte(k-1, '*') || t.isByte(k-1, '&') {
 		return // a declaration: "half2 v = {};" initialises, without the ambiguity
 	}
 	t.insert(int(t.tok(k+2).Start), "__half2")
