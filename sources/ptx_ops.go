@@ -982,13 +982,16 @@ func (p *ptxAsm) logic(name string, quals []string, args []string) bool {
 // register of the template only when registers are variables: one that
 // stands for an expression would change the flag where it is read.
 func (p *ptxAsm) carried(op, inst, dst string, u ptxType, a, b string, in, out bool) bool {
-	if r := p.regs[strings.TrimSpace(dst)]; r != nil || p.operand(strings.TrimSpace(dst)) >= 0 && !p.ops[p.operand(strings.TrimSpace(dst))].out {
+	d := strings.TrimSpace(dst)
+	n := p.operand(d)
+	switch {
+	case p.regs[d] != nil || n >= 0 && !p.ops[n].out:
 		// A register, or an input the template writes, which then is
 		// one: only as a variable.
 		if !p.materialize {
 			return false
 		}
-	} else if n := p.operand(strings.TrimSpace(dst)); n < 0 {
+	case n < 0:
 		return false
 	}
 	h := p.helper("hipgen_ptx_" + op + "c_u" + strconv.Itoa(u.bits))
