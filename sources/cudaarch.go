@@ -918,8 +918,11 @@ func (t *translator) inCondition(i int) bool {
 	for i > 0 && !t.directiveStart(i) {
 		i--
 	}
+	if !t.directiveStart(i) || i+1 >= len(t.toks) {
+		return false
+	}
 	w := string(t.text(i + 1))
-	return t.directiveStart(i) && (w == "if" || w == "elif")
+	return w == "if" || w == "elif"
 }
 
 // condBlockEnd returns the position of the "#" of the #else, #elif or

@@ -6,4 +6,4 @@ package sources
 // Go file below sources/, the mapping table included). It is part of
 // every cache key, so a file translated by another build of the
 // translator is translated again.
-const TranslatorVersion = "b915ff6e383f4eb4"
+const TranslatorVersion = "18fac58bfc2b4052"
