@@ -62,6 +62,14 @@ func (t *translator) launch(k int) int {
 		t.report(k, diag.Warning, "launch", "kernel launch not rewritten: cannot delimit the kernel name or its arguments")
 		return k + 1
 	}
+	for i := kstart; i <= closeArgs; i++ {
+		if t.tok(i).Directive != t.tok(k).Directive {
+			// Part of it on a preprocessor line: the rewrite would move
+			// code into the directive or out of it.
+			t.report(k, diag.Warning, "launch", "kernel launch not rewritten: part of it is on a preprocessor line")
+			return k + 1
+		}
+	}
 	if !t.literalFree(k+1, closeCfg) {
 		t.report(k, diag.Warning, "launch", "kernel launch not rewritten: a literal among the launch parameters")
 		return k + 1
