@@ -301,7 +301,7 @@ func (t *translator) special(k int, b []byte) (next int, handled bool) {
 		// none, so the word goes; not from an #if's condition, where it
 		// means nothing and whose rewrite would then change the next
 		// translation.
-		if (t.tok(k+1).Kind == lex.Ident || t.is(k+1, "*")) && !t.inCondition(k) {
+		if w := t.directiveWord(k); (t.tok(k+1).Kind == lex.Ident || t.is(k+1, "*")) && w != "if" && w != "elif" {
 			t.edits = append(t.edits, edit{int(t.tok(k).Start), int(t.tok(k + 1).Start), ""})
 			t.report(k, diag.Note, "call-fix", s+" removed: it only names a calling convention, which HIP callbacks do not take")
 			return k + 1, true

@@ -909,22 +909,6 @@ func (t *translator) directiveStart(i int) bool {
 	return t.is(i, "#") && t.tok(i).Directive && t.isLineStart(i)
 }
 
-// inCondition reports whether the i-th significant token is in the
-// condition of an #if or #elif.
-func (t *translator) inCondition(i int) bool {
-	if !t.tok(i).Directive {
-		return false
-	}
-	for i > 0 && !t.directiveStart(i) {
-		i--
-	}
-	if !t.directiveStart(i) || i+1 >= len(t.toks) {
-		return false
-	}
-	w := string(t.text(i + 1))
-	return w == "if" || w == "elif"
-}
-
 // condBlockEnd returns the position of the "#" of the #else, #elif or
 // #endif that ends the conditional block whose text starts at from
 // (nested #if blocks included), or len(sig).

@@ -842,19 +842,10 @@ func (p *ptxAsm) assign(s string, typ ptxType, value string) bool {
 // operandType is the PTX type of a register operand of the constraint
 // class c.
 func operandType(c byte) (ptxType, bool) {
-	switch c {
-	case 'h':
-		return ptxType{'u', 16}, true
-	case 'r':
-		return ptxType{'u', 32}, true
-	case 'l':
-		return ptxType{'u', 64}, true
-	case 'f':
-		return ptxType{'f', 32}, true
-	case 'd':
-		return ptxType{'f', 64}, true
+	if c == 'n' {
+		return ptxType{}, false // an immediate: nothing to write
 	}
-	return ptxType{}, false
+	return elementType(c, ptxType{'u', classBits(c)}), true
 }
 
 // effect records an instruction that writes no output operand.

@@ -777,9 +777,9 @@ func (p *ptxAsm) moveParts(typ ptxType, args []string) bool {
 	if len(vec) < 2 || vec[len(vec)-1] != '}' {
 		return false
 	}
-	n := len(splitOperands(vec[1 : len(vec)-1]))
-	parts, ok := vectorOperands(vec, n)
-	if !ok || n != 2 && n != 4 || typ.bits/n < 16 {
+	parts := splitOperands(vec[1 : len(vec)-1])
+	n := len(parts)
+	if n != 2 && n != 4 || typ.bits/n < 16 {
 		return false
 	}
 	u := typ.bitsType()
