@@ -62,13 +62,19 @@ func (t *translator) launch(k int) int {
 		t.report(k, diag.Warning, "launch", "kernel launch not rewritten: cannot delimit the kernel name or its arguments")
 		return k + 1
 	}
-	for i := kstart; i <= closeArgs; i++ {
-		if t.tok(i).Directive != t.tok(k).Directive {
-			// Part of it on a preprocessor line: the rewrite would move
-			// code into the directive or out of it.
-			t.report(k, diag.Warning, "launch", "kernel launch not rewritten: part of it is on a preprocessor line")
-			return k + 1
-		}
+	// The name and the tokens the rewrite moves or replaces (<<<, >>>,
+	// the parentheses of the arguments) stand on lines of one kind, a
+	// preprocessor line or not: the rewrite would otherwise move code
+	// into a directive or out of it. Whole directive lines between them
+	// (#ifdef ... #endif among the arguments) stay as they are.
+	same := t.tok(closeCfg).Directive == t.tok(k).Directive && t.tok(closeCfg+1).Directive == t.tok(k).Directive &&
+		t.tok(closeArgs).Directive == t.tok(k).Directive
+	for i := kstart; i < k && same; i++ {
+		same = t.tok(i).Directive == t.tok(k).Directive
+	}
+	if !same {
+		t.report(k, diag.Warning, "launch", "kernel launch not rewritten: part of it is on a preprocessor line")
+		return k + 1
 	}
 	if !t.literalFree(k+1, closeCfg) {
 		t.report(k, diag.Warning, "launch", "kernel launch not rewritten: a literal among the launch parameters")
