@@ -171,7 +171,11 @@ type Code struct {
 // Brackets pairs the brackets among a list of code tokens: each (, [ and {
 // with the bracket of its kind that closes it (other kinds are not
 // counted, so one stray ] does not unbalance parentheses). A closing
-// bracket with nothing open of its kind is ignored.
+// bracket with nothing open of its kind is ignored. A bracket on a
+// preprocessor line pairs only with one on the same line, so that
+// neither "#if f(" nor "#define BEGIN {" pairs with the code after it;
+// a { there counts in Braces, inside the innermost { open on its line
+// or else in the code.
 //
 // Brackets are paired as the first branch of each #if, #ifdef or #ifndef
 // leaves them, as editors and indexers do: code such as
@@ -222,6 +226,7 @@ func (m *matcher) feed(src []byte, toks []Token, base int) {
 			hash = -1
 		case tk.LineStart && tk.Kind == Punct && src[tk.Start] == '#':
 			hash = j
+			m.newLine()
 			continue
 		case hash >= 0:
 			if tk.Kind == Ident && j == hash+1 {
@@ -230,7 +235,7 @@ func (m *matcher) feed(src []byte, toks []Token, base int) {
 			hash = -1
 		}
 		if tk.Kind == Punct && tk.End-tk.Start == 1 {
-			m.see(src[tk.Start], int32(j))
+			m.see(src[tk.Start], int32(j), tk.Directive)
 		}
 	}
 	m.hash = hash
@@ -242,6 +247,11 @@ type matcher struct {
 	Brackets
 	stacks    [3][]int32 // open (, [, { by token index
 	braceOpen []int32    // open { by index in Braces
+	// line and lineBraces are stacks and braceOpen for the brackets of
+	// the preprocessor line being seen: they pair only with each other,
+	// and newLine empties them.
+	line       [3][]int32
+	lineBraces []int32
 	// lastClose and lastOpen are the token index of the last ) that
 	// closed a list and of its (.
 	lastClose, lastOpen int32
@@ -347,29 +357,45 @@ func (m *matcher) endBranch(f *condFrame, j int32) {
 	}
 }
 
-// see takes the one-byte punctuator c at token index j.
-func (m *matcher) see(c byte, j int32) {
+// newLine begins a preprocessor line: the brackets of the one before,
+// left open, stay so.
+func (m *matcher) newLine() {
+	for k := range m.line {
+		m.line[k] = m.line[k][:0]
+	}
+	m.lineBraces = m.lineBraces[:0]
+}
+
+// see takes the one-byte punctuator c at token index j, on a
+// preprocessor line if dir.
+func (m *matcher) see(c byte, j int32, dir bool) {
+	stacks, braceOpen := &m.stacks, &m.braceOpen
+	if dir {
+		stacks, braceOpen = &m.line, &m.lineBraces
+	}
 	var kind int
 	switch c {
 	case '(':
 		m.Close[j] = -1
-		m.stacks[0] = append(m.stacks[0], j)
+		stacks[0] = append(stacks[0], j)
 		return
 	case '[':
 		m.Close[j] = -1
-		m.stacks[1] = append(m.stacks[1], j)
+		stacks[1] = append(stacks[1], j)
 		return
 	case '{':
 		m.Close[j] = -1
-		m.stacks[2] = append(m.stacks[2], j)
+		stacks[2] = append(stacks[2], j)
 		up, after := int32(-1), int32(-1)
-		if len(m.braceOpen) > 0 {
+		if len(*braceOpen) > 0 {
+			up = (*braceOpen)[len(*braceOpen)-1]
+		} else if len(m.braceOpen) > 0 {
 			up = m.braceOpen[len(m.braceOpen)-1]
 		}
 		if m.lastClose == j-1 {
 			after = m.lastOpen
 		}
-		m.braceOpen = append(m.braceOpen, int32(len(m.Braces)))
+		*braceOpen = append(*braceOpen, int32(len(m.Braces)))
 		m.Braces = append(m.Braces, j)
 		m.BraceUp = append(m.BraceUp, up)
 		m.BraceAfter = append(m.BraceAfter, after)
@@ -383,7 +409,7 @@ func (m *matcher) see(c byte, j int32) {
 	default:
 		return
 	}
-	st := &m.stacks[kind]
+	st := &stacks[kind]
 	if len(*st) == 0 {
 		return
 	}
@@ -396,7 +422,7 @@ func (m *matcher) see(c byte, j int32) {
 	case 0:
 		m.lastClose, m.lastOpen = j, o
 	case 2:
-		m.braceOpen = m.braceOpen[:len(m.braceOpen)-1]
+		*braceOpen = (*braceOpen)[:len(*braceOpen)-1]
 	}
 }
 
@@ -728,6 +754,9 @@ func (l *lexer) run() {
 		case cHash:
 			if l.lineStart {
 				l.inDir = true
+				if l.match {
+					l.m.newLine()
+				}
 				l.emit(Punct, i, i+1)
 				i++
 				continue
@@ -766,7 +795,7 @@ func (l *lexer) run() {
 			}
 		case cSingle:
 			if l.match {
-				l.m.see(c, int32(l.n))
+				l.m.see(c, int32(l.n), l.inDir)
 			}
 			if c == ';' || c == '{' || c == '}' {
 				l.launchOpen = false // a launch ends before its statement
@@ -791,7 +820,7 @@ func (l *lexer) run() {
 			l.emit(Punct, start, i)
 		case isPunctByte(c):
 			if l.match {
-				l.m.see(c, int32(l.n))
+				l.m.see(c, int32(l.n), l.inDir)
 			}
 			l.emit(Punct, start, i)
 		default:

@@ -204,10 +204,12 @@ func BenchmarkScan(b *testing.B) {
 // closer of its kind at its own depth, counting only that kind. A
 // conditional goes on from its first branch's brackets; each later branch
 // starts from the brackets open at the #if, closes at its end what it left
-// open, and does not pair a closer with a bracket opened before it.
+// open, and does not pair a closer with a bracket opened before it. The
+// brackets of each preprocessor line pair among themselves.
 func refBrackets(src []byte, toks []Token) (close map[int]int32, braces, up, after []int32) {
 	close = map[int]int32{}
-	closer := map[int]int{} // ) -> its (
+	lineOf := make([]int, len(toks)) // the '#' of each token's directive line, or -1
+	closer := map[int]int{}          // ) -> its (
 	one := func(j int) byte {
 		if toks[j].Kind == Punct && toks[j].End-toks[j].Start == 1 {
 			return src[toks[j].Start]
@@ -225,6 +227,18 @@ func refBrackets(src []byte, toks []Token) (close map[int]int32, braces, up, aft
 	type state struct {
 		open  [3][]int // opening brackets by kind
 		brace []int    // index in braces of the open {
+	}
+	lines := map[int]*state{} // by the '#' of the line
+	for j, tk := range toks {
+		lineOf[j] = -1
+		if !tk.Directive {
+			continue
+		}
+		if tk.LineStart && one(j) == '#' {
+			lineOf[j] = j
+		} else if j > 0 {
+			lineOf[j] = lineOf[j-1]
+		}
 	}
 	clone := func(s state) state {
 		var c state
@@ -269,6 +283,13 @@ func refBrackets(src []byte, toks []Token) (close map[int]int32, braces, up, aft
 			if !ok {
 				continue
 			}
+			outer, s := s, s
+			if h := lineOf[j]; h >= 0 {
+				if lines[h] == nil {
+					lines[h] = &state{}
+				}
+				s = lines[h]
+			}
 			if c == '(' || c == '[' || c == '{' {
 				close[j] = -1
 				s.open[k] = append(s.open[k], j)
@@ -276,6 +297,8 @@ func refBrackets(src []byte, toks []Token) (close map[int]int32, braces, up, aft
 					u := int32(-1)
 					if len(s.brace) > 0 {
 						u = int32(s.brace[len(s.brace)-1])
+					} else if len(outer.brace) > 0 {
+						u = int32(outer.brace[len(outer.brace)-1])
 					}
 					a := int32(-1)
 					if j > 0 && one(j-1) == ')' {
@@ -374,7 +397,8 @@ func TestBrackets(t *testing.T) {
 func FuzzBrackets(f *testing.F) {
 	for _, s := range []string{"f(a[1]) { { } }", "}{)(][", "#define X (\n) {", "a[(]) {b}(c){",
 		"f() {\n#if A\nif (x) {\n#elif B\nif (y) {\n#else\n{ (\n#endif\n}\n}\ng() {}",
-		"{\n#ifdef A\n}\n#else\n} }\n#endif\n}", "(\n#if A\n#if B\n[\n#else\n)\n#endif\n#else\n{\n#endif\n"} {
+		"{\n#ifdef A\n}\n#else\n} }\n#endif\n}", "(\n#if A\n#if B\n[\n#else\n)\n#endif\n#else\n{\n#endif\n",
+		"f(0,\n#if g(\n1)\n#endif\n)", "{\n#define B { (\n#define E ) }\n}"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, src string) { checkBrackets(t, src) })
@@ -563,6 +587,47 @@ func TestScanMarksKnownNames(t *testing.T) {
 // whose #if branches each open a brace that one closer after the #endif
 // closes (as llama.cpp's kernels do): the function body closes at its own
 // '}', not at the end of the file.
+func TestBracketsOnPreprocessorLines(t *testing.T) {
+	src := "void f() {\n  g(0,\n#if h(\n  1)\n#endif\n  );\n#define BEGIN { [\n  int x;\n#define END ] }\n#define Q(a) { (a) }\n}\n"
+	c := Scan([]byte(src), Code{}, nil)
+	var text []string
+	for _, tk := range c.Tokens {
+		text = append(text, src[tk.Start:tk.End])
+	}
+	nth := func(s string, n int) int {
+		for j, x := range text {
+			if x == s {
+				if n == 0 {
+					return j
+				}
+				n--
+			}
+		}
+		t.Fatalf("no token %q", s)
+		return -1
+	}
+	for _, p := range []struct {
+		what        string
+		open, close int
+	}{
+		{"function body", nth("{", 0), nth("}", 2)},
+		{"call, around an #if", nth("(", 1), nth(")", 1)},
+		{"( of the #if", nth("(", 2), -1},
+		{"{ of BEGIN", nth("{", 1), -1},
+		{"[ of BEGIN", nth("[", 0), -1},
+		{"{ of Q", nth("{", 2), nth("}", 1)},
+		{"( of Q's body", nth("(", 4), nth(")", 4)},
+	} {
+		if got := c.Close[p.open]; int(got) != p.close {
+			t.Errorf("%s: %s at token %d closes at %d, want %d", p.what, text[p.open], p.open, got, p.close)
+		}
+	}
+	if want := []int32{-1, 0, 0}; !slices.Equal(c.BraceUp, want) {
+		t.Errorf("brace parents %v, want %v", c.BraceUp, want)
+	}
+	checkBrackets(t, src)
+}
+
 func TestBracketsAcrossConditionalBranches(t *testing.T) {
 	src := "__global__ void k() {\n#if A\nif (a) { f();\n#elif B\nif (b) { g();\n#else\nif (c) { h();\n#endif\nx();\n}\n}\nvoid host() { k<<<1, 1>>>(); }\n"
 	c := Scan([]byte(src), Code{}, nil)
