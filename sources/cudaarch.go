@@ -172,6 +172,9 @@ func (t *translator) conditional(k int, word string) {
 	if n := len(t.conds); n > 0 && word != "endif" {
 		t.judgePasses(&t.conds[n-1], k, word, before, len(t.edits) != edits)
 		t.conds[n-1].hip = t.hipBranchAt(k, word, chain)
+		if word == "if" || word == "ifdef" || word == "ifndef" {
+			t.deviceTwins(k, t.conds[n-1])
+		}
 	}
 	t.updateDeadOnHIP()
 }
