@@ -1358,6 +1358,34 @@ func isVectorType(name string) bool {
 	return false
 }
 
+// vectorZeroInit empties the initializer "= { 0 }" at k (the =) of a
+// variable or array of a CUDA vector type: CUDA's vector types are
+// aggregates, so the list sets the first member (or element) to 0 and the
+// rest to zero too, while HIP's are classes whose one-value constructor is
+// explicit, which a list may not call ("no viable conversion from 'int' to
+// 'uint2'", ccminer's uint2 keccak_gpu_state[25] = { 0 }). "{}" is the same
+// zero for both.
+func (t *translator) vectorZeroInit(k int) {
+	j := k - 1
+	for t.isByte(j, ']') && !t.tok(j).Directive { // the array's bounds
+		open := j - 1
+		for open >= 0 && !(t.isByte(open, '[') && t.matching(open) == j) {
+			open--
+		}
+		j = open - 1
+	}
+	if j < 1 || t.tok(j).Kind != lex.Ident || t.tok(j-1).Kind != lex.Ident || !isVectorType(string(t.text(j-1))) ||
+		t.tok(k).Directive != t.tok(j-1).Directive || t.isByte(j-2, '.') || t.is(j-2, "->") || t.is(j-2, "::") {
+		return
+	}
+	from, to := int(t.tok(k+1).End), int(t.tok(k+3).Start)
+	if len(bytes.TrimSpace(t.src[from:int(t.tok(k+2).Start)])) > 0 || len(bytes.TrimSpace(t.src[int(t.tok(k+2).End):to])) > 0 {
+		from, to = int(t.tok(k+2).Start), int(t.tok(k+2).End) // comments in the list stay
+	}
+	t.edits = append(t.edits, edit{from, to, ""})
+	t.report(k+2, diag.Note, "call-fix", "= { 0 } for a CUDA vector type became = {}: CUDA's vector types are aggregates, which the list sets to zero, while HIP's have an explicit constructor from one value, which a list may not call; {} is the same zero for both"+oncePerFile)
+}
+
 // hipPlatformGuard opens the block that keeps a definition for CUDA only.
 const hipPlatformGuard = "#if !defined(__HIP_PLATFORM_AMD__)"
 

@@ -592,8 +592,12 @@ func (t *translator) runRange(k, end int) int {
 				k = t.launch(k)
 				continue
 			}
-			if tk.End-tk.Start == 1 && t.src[tk.Start] == '=' && t.isByte(k+1, '{') && t.isByte(k+2, '}') {
-				t.half2EmptyAssign(k - 1)
+			if tk.End-tk.Start == 1 && t.src[tk.Start] == '=' && t.isByte(k+1, '{') {
+				if t.isByte(k+2, '}') {
+					t.half2EmptyAssign(k - 1)
+				} else if t.isByte(k+3, '}') && t.is(k+2, "0") {
+					t.vectorZeroInit(k)
+				}
 			}
 			if tk.End-tk.Start == 2 && t.src[tk.Start] == ':' && t.src[tk.Start+1] == ':' && t.isByte(k+2, '<') && t.tok(k+1).Kind == lex.Ident {
 				t.dependentTemplate(k)
