@@ -50,6 +50,7 @@ const (
 	spCGMember
 	spCGShuffle
 	spCUDAArch
+	spCUDARTVersion
 	spComputeCap
 	spPropMember
 	spFloats2BF162
@@ -112,6 +113,7 @@ func specialList() map[string]specialName {
 		add(spCGShuffle, n)
 	}
 	add(spCUDAArch, "__CUDA_ARCH__")
+	add(spCUDARTVersion, "CUDART_VERSION", "CUDA_VERSION")
 	add(spFloats2BF162, "__floats2bfloat162_rn")
 	add(spFloat2BF162, "__float2bfloat162_rn")
 	add(spMakeBF162, "make_bfloat162")
@@ -346,6 +348,9 @@ func (t *translator) special(k int, b []byte) (next int, handled bool) {
 		}
 	case spCUDAArch:
 		t.cudaArchUse(k)
+		return k + 1, true
+	case spCUDARTVersion:
+		t.cudaVersionUse(k)
 		return k + 1, true
 	case spHopper:
 		t.report(k, diag.Error, "hopper-feature", s+": "+hopperWords[s]+" are an NVIDIA hardware feature with no AMD equivalent; rewrite this part for ROCm")

@@ -999,7 +999,7 @@ func (t *translator) versionCondition(k, j int) condFrame {
 			t.insert(int(t.tok(j).Start), "("+hipDefined+" || ")
 			t.insert(int(t.tok(vt.num).End), ")")
 			t.report(j, diag.Note, checkCUDAArch, "HIP does not define "+macro+", but the block under "+test+" uses only what ROCm "+t.ver.String()+" provides: the condition now holds for HIP")
-			return condFrame{}
+			return condFrame{elseDead: true} // hipcc takes this branch, never the ones after it
 		}
 	case "<", "<=":
 		return t.olderRelease(k, j)
@@ -1247,6 +1247,48 @@ func (t *translator) cudaArchUse(k int) {
 		return
 	}
 	t.report(k, diag.Note, checkCUDAArch, msg)
+}
+
+// versionMacro is the name value uses of CUDART_VERSION and CUDA_VERSION
+// become, and versionMacroValue its value.
+const (
+	versionMacro      = "HIPGEN_CUDART_VERSION"
+	versionMacroValue = "12000"
+)
+
+// cudaVersionUse handles the identifier CUDART_VERSION or CUDA_VERSION at
+// k. HIP defines neither. The #if tests are judged by content (see
+// versionCondition); a value in code or in a macro body ("if
+// (CUDART_VERSION == 6050)", a printf of the release) becomes
+// HIPGEN_CUDART_VERSION, which the polyfill block defines as 12000, CUDA
+// 12.0: HIP stands for a current runtime there too, so a test for an old
+// release is false and one for "at least" a release up to 12.0 holds. A
+// file that defines the macro itself keeps every use, and so does a block
+// hipcc never compiles.
+func (t *translator) cudaVersionUse(k int) {
+	name := string(t.text(k))
+	if t.deadOnHIP || len(t.definesAt()[name]) > 0 {
+		return // never compiled for AMD GPUs, or the file's own macro
+	}
+	if t.tok(k).Directive {
+		if t.directiveWord(k) != "define" || t.is(k-1, "define") {
+			return // #if tests (versionCondition), #ifdef, #undef, #error: left
+		}
+	}
+	if t.isByte(k-1, '.') || t.is(k-1, "->") || t.is(k-1, "::") || t.isByte(k+1, '(') {
+		return // a member, a qualified name or a function of that name: not the macro
+	}
+	if p := t.tok(k - 1); !t.tok(k).Directive && (p.Kind == lex.Ident && !controlWords[string(t.text(k-1))] && !t.is(k-1, "case") && !t.is(k-1, "else") || t.isByte(k-1, '*') && t.tok(k-2).Kind == lex.Ident) {
+		return // a declaration of that name ("int CUDA_VERSION;")
+	}
+	t.replace(k, versionMacro)
+	if t.polyfills == nil {
+		t.polyfills = map[string]int{}
+	}
+	if _, seen := t.polyfills["CUDART_VERSION"]; !seen {
+		t.polyfills["CUDART_VERSION"] = int(t.tok(k).Start)
+	}
+	t.report(k, diag.Warning, checkCUDAArch, "HIP defines no CUDA release: "+name+" used as a value became "+versionMacro+", defined as "+versionMacroValue+" (CUDA 12.0), as the #if tests take HIP for a current runtime; a test for an older release is false for AMD GPUs; check that this is what the code wants"+oncePerFile)
 }
 
 // directiveWord returns the keyword of the directive whose line holds the

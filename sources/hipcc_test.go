@@ -24,7 +24,7 @@ var hipccCases = []string{
 	"wave_match", "wave_any_all_uni", "wave_syncwarp", "wave_reduce_sync",
 	"wave_warpsize_generic", "wave_legacy_intrinsics", "wave_wide_mode", "wave64_native_hip_branches", "wave64_native_exclusive", "polyfill_sharedmem_carveout", "error_code_case_labels", "literal_glued_macro",
 	"polyfills", "libcuxx_std", "cuda_arch_guards", "device_classification", "polyfill_hmax2", "guard_macros_renamed", "kernel_pointer_cast",
-	"cuda_arch_older_blocks", "cuda_arch_device_twins", "vector_zero_init", "pp_condition_passes", "helper_cuda_library_guards", "builtin_proxy_arguments", "polyfill_atomic_i64", "atomic_i64_overloads", "polyfill_type_declared_by_project", "pytorch_names_outside_torch",
+	"cuda_arch_older_blocks", "cuda_arch_device_twins", "vector_zero_init", "cudart_version_value", "pp_condition_passes", "helper_cuda_library_guards", "builtin_proxy_arguments", "polyfill_atomic_i64", "atomic_i64_overloads", "polyfill_type_declared_by_project", "pytorch_names_outside_torch",
 	"call_fixes_alloc", "callback_and_cudart_version",
 	"cg_alias_reduce_polyfill", "cg_alias_function_scope", "cg_meta_group_polyfill", "cg_shuffle_any_type",
 	"cuda_arch_values", "polyfill_bfloat162_rocm52", "launch_ggl_dynamic_shared", "cudart_version_by_content", "family_bf16_return_float_rocm52", "polyfill_cache_hints", "family_bf16_rocm52", "family_curand", "family_cusparse",

@@ -195,6 +195,8 @@ __device__ static inline H hipgen_hmin(H a, H b) {
 }`},
 		// Not a function: value uses of __CUDA_ARCH__ (cudaarch.go).
 		"__CUDA_ARCH__": {name: archMacro, code: "#if defined(__HIP_DEVICE_COMPILE__)\n#define " + archMacro + " " + archMacroValue + "\n#endif"},
+		// Not a function: value uses of CUDART_VERSION (cudaarch.go).
+		"CUDART_VERSION": {name: versionMacro, code: "#define " + versionMacro + " " + versionMacroValue},
 		// Not a function: the aligned HIP_DYNAMIC_SHARED (dynshared.go).
 		dynamicSharedAligned: dynamicSharedMacro,
 		"nv_bfloat162":       bfloat162,
