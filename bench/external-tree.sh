@@ -34,6 +34,9 @@
 #   HIPCC_LIMIT  seconds one hipcc run may take (default 600); a unit that
 #             runs out fails with "hipcc timed out" (both tools' translations
 #             of cudpp's scan_app.cu do on two cores)
+#   CONFIG_FILES  files, relative to the project, created empty before
+#             translating, where a project's configure step would write them
+#             (tpruvot/ccminer's ccminer-config.h, which its miner.h includes)
 #   STANDALONE=1  leave out the units that a file of their own directory
 #             or of the directory above #includes (Rodinia's kernels,
 #             which its main units include and which do not compile on
@@ -67,6 +70,9 @@ unit_re=${UNITS:-'\.cu$'}
 src_re='\.(cu|cuh|h|hpp|hh|inl|inc|c|cpp)$'
 read -r -d "" -a dirs <<<"${DIRS:-.}" || true # words on any number of lines
 extract_sources "$(gitdir "$project_git")" "$scratch/src" "$src_re" "${dirs[@]}"
+for f in ${CONFIG_FILES:-}; do
+  mkdir -p "$(dirname "$scratch/src/$f")" && : >"$scratch/src/$f"
+done
 includes=()
 for d in ${INCLUDES:-}; do includes+=(-I "$d"); done
 if [ -n "$samples_git" ]; then

@@ -336,6 +336,30 @@ func refBrackets(src []byte, toks []Token) (close map[int]int32, braces, up, aft
 	return close, braces, up, after
 }
 
+// scanTokens scans src and returns the code, the text of each token and a
+// function giving the index of the n-th token (from 0) whose text is s.
+func scanTokens(t *testing.T, src string) (Code, []string, func(s string, n int) int) {
+	t.Helper()
+	c := Scan([]byte(src), Code{}, nil)
+	var text []string
+	for _, tk := range c.Tokens {
+		text = append(text, src[tk.Start:tk.End])
+	}
+	nth := func(s string, n int) int {
+		for j, x := range text {
+			if x == s {
+				if n == 0 {
+					return j
+				}
+				n--
+			}
+		}
+		t.Fatalf("no token %q", s)
+		return -1
+	}
+	return c, text, nth
+}
+
 func checkBrackets(t *testing.T, src string) {
 	t.Helper()
 	c := Scan([]byte(src), Code{}, nil)
@@ -354,23 +378,7 @@ func checkBrackets(t *testing.T, src string) {
 
 func TestBrackets(t *testing.T) {
 	src := "void f(int a[2]) { if (a) { g(); } } ] ) } int x = (1; struct s { int y; };"
-	c := Scan([]byte(src), Code{}, nil)
-	var text []string
-	for _, tk := range c.Tokens {
-		text = append(text, src[tk.Start:tk.End])
-	}
-	at := func(s string, n int) int { // the n-th token s
-		for j, x := range text {
-			if x == s {
-				if n == 0 {
-					return j
-				}
-				n--
-			}
-		}
-		t.Fatalf("no token %q", s)
-		return -1
-	}
+	c, text, at := scanTokens(t, src)
 	for _, p := range []struct {
 		open, close int
 	}{
@@ -583,29 +591,12 @@ func TestScanMarksKnownNames(t *testing.T) {
 	}
 }
 
-// TestBracketsAcrossConditionalBranches pairs the braces of a function
-// whose #if branches each open a brace that one closer after the #endif
-// closes (as llama.cpp's kernels do): the function body closes at its own
-// '}', not at the end of the file.
+// TestBracketsOnPreprocessorLines pairs the brackets of a preprocessor
+// line among themselves: a code parenthesis open around an #if closes in
+// the code, and a macro's unbalanced { stays open.
 func TestBracketsOnPreprocessorLines(t *testing.T) {
 	src := "void f() {\n  g(0,\n#if h(\n  1)\n#endif\n  );\n#define BEGIN { [\n  int x;\n#define END ] }\n#define Q(a) { (a) }\n}\n"
-	c := Scan([]byte(src), Code{}, nil)
-	var text []string
-	for _, tk := range c.Tokens {
-		text = append(text, src[tk.Start:tk.End])
-	}
-	nth := func(s string, n int) int {
-		for j, x := range text {
-			if x == s {
-				if n == 0 {
-					return j
-				}
-				n--
-			}
-		}
-		t.Fatalf("no token %q", s)
-		return -1
-	}
+	c, text, nth := scanTokens(t, src)
 	for _, p := range []struct {
 		what        string
 		open, close int
@@ -628,25 +619,13 @@ func TestBracketsOnPreprocessorLines(t *testing.T) {
 	checkBrackets(t, src)
 }
 
+// TestBracketsAcrossConditionalBranches pairs the braces of a function
+// whose #if branches each open a brace that one closer after the #endif
+// closes (as llama.cpp's kernels do): the function body closes at its own
+// '}', not at the end of the file.
 func TestBracketsAcrossConditionalBranches(t *testing.T) {
 	src := "__global__ void k() {\n#if A\nif (a) { f();\n#elif B\nif (b) { g();\n#else\nif (c) { h();\n#endif\nx();\n}\n}\nvoid host() { k<<<1, 1>>>(); }\n"
-	c := Scan([]byte(src), Code{}, nil)
-	var text []string
-	for _, tk := range c.Tokens {
-		text = append(text, src[tk.Start:tk.End])
-	}
-	nth := func(s string, n int) int {
-		for j, x := range text {
-			if x == s {
-				if n == 0 {
-					return j
-				}
-				n--
-			}
-		}
-		t.Fatalf("no token %q", s)
-		return -1
-	}
+	c, text, nth := scanTokens(t, src)
 	directive := func(w string) int {
 		for j, x := range text {
 			if x == w && j > 0 && text[j-1] == "#" {
