@@ -1267,8 +1267,11 @@ const (
 // hipcc never compiles.
 func (t *translator) cudaVersionUse(k int) {
 	name := string(t.text(k))
-	if t.deadOnHIP || len(t.definesAt()[name]) > 0 {
-		return // never compiled for AMD GPUs, or the file's own macro
+	if t.deadInFile() || len(t.definesAt()[name]) > 0 {
+		// Never compiled for AMD GPUs by what the file says (what
+		// project headers define decides diagnostics, not output), or
+		// the file's own macro.
+		return
 	}
 	if t.tok(k).Directive {
 		if t.directiveWord(k) != "define" || t.is(k-1, "define") {
