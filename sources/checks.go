@@ -478,7 +478,7 @@ func (t *translator) inlineAsm(k int) int {
 	switch {
 	case kind == asmEmpty || kind == asmAMD:
 		return close + 1
-	case !t.deadOnHIP && t.deviceNever() && t.deviceOnly(k):
+	case !t.deadInFile() && t.deviceNever() && t.deviceOnly(k):
 		// The device pass never compiles it (the #else of "#if
 		// defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 750", which holds
 		// there), and the host pass neither emits a device function

@@ -404,10 +404,10 @@ func (t *translator) judgePasses(f *condFrame, k int, word string, before passes
 }
 
 // deviceNever reports whether the current branch is never compiled in the
-// device pass.
+// device pass, by what the file itself says (see deadInFile).
 func (t *translator) deviceNever() bool {
 	for _, f := range t.conds {
-		if f.noDevice || f.dead {
+		if f.noDevice || f.dead && !f.included {
 			return true
 		}
 	}

@@ -121,6 +121,8 @@ func FuzzHeaderMacros(f *testing.F) {
 	// A rewrite in a block that what the header defines keeps from AMD
 	// GPUs: the output must not depend on it.
 	f.Add([]byte("#if __CUDA_ARCH__ >= 800\n#define A\n#endif\n"), []byte("#ifdef A\nint v = CUDART_VERSION;\nvoid f() { asm(\"x\"); }\n#endif\n"), uint8(2))
+	f.Add([]byte("#if __CUDA_ARCH__ >= 800\n#define A\n#endif\n"), []byte("#ifdef A\nint g(int e) { switch (e) { case cudaErrorStubLibrary: return 1; } return 0; }\nvoid f() { asm(\"x\"); }\n#endif\n"), uint8(2))
+	f.Add([]byte("#if __CUDA_ARCH__ >= 800\n#define A\n#endif\n"), []byte("#ifdef A\n__device__ float atomicMax(float* a, float v) { return v; }\nextern const dim3 blockDim;\nvoid f() { asm(\"x\"); }\n#endif\n"), uint8(2))
 	f.Fuzz(func(t *testing.T, header, src []byte, n uint8) {
 		src = append([]byte("#include \"h.cuh\"\n"), src...)
 		files := map[string]string{"h.cuh": string(header), "f.cu": string(src)}

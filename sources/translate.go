@@ -890,7 +890,7 @@ var structTags = map[string]string{"cudaGraphicsResource": "_hipGraphicsResource
 // (amd_hip_atomic.h in ROCm 5.2), and hipcc rejected the project's as a
 // redefinition. Renamed, it is left unused, and the calls take HIP's.
 func (t *translator) redefinesBuiltin(k int) bool {
-	if !redefinedBuiltin(string(t.text(k)), string(t.text(k-1))) || !t.is(k+1, "(") || t.deadOnHIP {
+	if !redefinedBuiltin(string(t.text(k)), string(t.text(k-1))) || !t.is(k+1, "(") || t.deadInFile() {
 		return false // not one, or in a block hipcc never compiles (see olderArchBlock)
 	}
 	typ := string(t.text(k - 1))
@@ -920,7 +920,7 @@ func (t *translator) redeclaresBuiltinVariable(k int) bool {
 	default:
 		return false
 	}
-	if !t.is(k-1, "dim3") && !t.is(k-1, "uint3") || t.deadOnHIP {
+	if !t.is(k-1, "dim3") && !t.is(k-1, "uint3") || t.deadInFile() {
 		return false
 	}
 	extern := false
@@ -1056,7 +1056,7 @@ func (t *translator) unavailable(k int, e hipmap.Entry) {
 // call returns it, so the label is never reached, and the statements after
 // it stay where they are, reached as before from the label above them.
 func (t *translator) errorCodeCase(k int, name string) bool {
-	if t.deadOnHIP || !isErrorCode(name) || !t.is(k-1, "case") || !t.isByte(k+1, ':') || t.tok(k).Directive {
+	if t.deadInFile() || !isErrorCode(name) || !t.is(k-1, "case") || !t.isByte(k+1, ':') || t.tok(k).Directive {
 		return false
 	}
 	t.edits = append(t.edits, edit{int(t.tok(k - 1).Start), int(t.tok(k + 1).End), "/* hipgen: case " + name + ": */"})
