@@ -1281,9 +1281,9 @@ func (t *translator) cudaVersionUse(k int) {
 	if t.isByte(k-1, '.') || t.is(k-1, "->") || t.is(k-1, "::") || t.isByte(k+1, '(') {
 		return // a member, a qualified name or a function of that name: not the macro
 	}
-	if p := t.tok(k - 1); !t.tok(k).Directive && (p.Kind == lex.Ident && !controlWords[string(t.text(k-1))] && !t.is(k-1, "case") && !t.is(k-1, "else") || t.isByte(k-1, '*') && t.tok(k-2).Kind == lex.Ident) {
-		return // a declaration of that name ("int CUDA_VERSION;")
-	}
+	// A declaration of that name is taken for a use too: nvcc's headers
+	// define both macros (CUDART_VERSION always), where such code does
+	// not compile.
 	t.replace(k, versionMacro)
 	if t.polyfills == nil {
 		t.polyfills = map[string]int{}
