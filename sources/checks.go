@@ -475,6 +475,7 @@ func (t *translator) inlineAsm(k int) int {
 		return close + 1 // hipgen_ptx_value's copy of the PTX, not compiled
 	}
 	kind := asmKind(t.asmTemplate(j+1, close))
+	t.ptxRefused = ""
 	switch {
 	case kind == asmEmpty || kind == asmAMD:
 		return close + 1
@@ -532,6 +533,9 @@ func (t *translator) inlineAsm(k int) int {
 	}
 	if what != "" {
 		t.report(k, diag.Error, "hopper-feature", "inline PTX uses "+what+", which has no AMD equivalent")
+	}
+	if t.ptxRefused != "" && strings.HasPrefix(msg, "inline PTX assembly cannot") {
+		msg = "inline PTX assembly cannot run on AMD GPUs (hipgen has no HIP form of \"" + t.ptxRefused + "\"); replace it with HIP intrinsics or guard it with #if !defined(__HIP_PLATFORM_AMD__)"
 	}
 	if alt := t.portableAlternative(k); alt != "" && !t.deadOnHIP {
 		msg = strings.TrimSuffix(msg, "; replace it with HIP intrinsics or guard it with #if !defined(__HIP_PLATFORM_AMD__)") + "; " + alt

@@ -364,9 +364,11 @@ func (t *translator) ptxRewrite(tmpl string, ops []asmOperand, materialize bool)
 			n++
 		}
 		if !p.instruction(stmt) {
+			t.ptxRefused = ptxStatement(stmt)
 			return nil, false
 		}
 	}
+	t.ptxRefused = ""
 	if n == 0 || len(p.code) == 0 {
 		return nil, false // no instruction, or only registers written
 	}
@@ -396,6 +398,16 @@ func (t *translator) ptxRewrite(tmpl string, ops []asmOperand, materialize bool)
 		}
 	}
 	return p, true
+}
+
+// ptxStatement returns the PTX statement stmt as a diagnostic quotes it:
+// blanks made single, cut after 60 bytes.
+func ptxStatement(stmt string) string {
+	stmt = strings.Join(strings.Fields(stmt), " ")
+	if len(stmt) > 60 {
+		stmt = strings.TrimSpace(stmt[:60]) + "..."
+	}
+	return stmt
 }
 
 // stripPTXComments returns the template s without its comments, // to the
