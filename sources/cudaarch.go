@@ -109,7 +109,7 @@ func (t *translator) conditional(k int, word string) {
 			t.conds = append(t.conds, platformFrame(onAMD == (word == "ifdef")))
 			break
 		}
-		if word == "ifdef" && cudaOnlyGuards[string(t.text(k+2))] && (!t.tok(k+3).Directive || t.is(k+3, "#")) {
+		if word == "ifdef" && cudaOnlyGuards[string(t.text(k+2))] && t.endsDirective(k+3) {
 			// The guard of a CUDA header that hipgen never lets in.
 			t.conds = append(t.conds, condFrame{dead: true})
 			t.report(k+2, diag.Note, checkCUDAArch, string(t.text(k+2))+" guards a CUDA library header, which HIP builds never include: this block is not compiled for AMD GPUs")
@@ -120,7 +120,7 @@ func (t *translator) conditional(k int, word string) {
 			break
 		}
 		f := condFrame{}
-		if (t.is(k+2, "__CUDA_ARCH__") || t.is(k+2, "__HIP_DEVICE_COMPILE__")) && (!t.tok(k+3).Directive || t.is(k+3, "#")) {
+		if (t.is(k+2, "__CUDA_ARCH__") || t.is(k+2, "__HIP_DEVICE_COMPILE__")) && t.endsDirective(k+3) {
 			// cudaArchUse rewrites the macro when the walk reaches it.
 			f.device, f.host = word == "ifdef", word == "ifndef"
 		} else if word == "ifdef" && t.endsDirective(k+3) && t.tok(k+2).Kind == lex.Ident && t.unknownMacro(string(t.text(k+2))) {
@@ -480,7 +480,7 @@ func (t *translator) archCondition(k int) condFrame {
 			}
 			j++
 		}
-		if !t.tok(j).Directive || t.is(j, "#") {
+		if t.endsDirective(j) {
 			// #if defined(__CUDA_ARCH__) alone: the device pass
 			// (cudaArchUse rewrites the macro).
 			return condFrame{device: true}
@@ -529,7 +529,7 @@ func (t *translator) archCondition(k int) condFrame {
 	if t.is(j+3, "||") {
 		return t.conjunction(k) // "__CUDA_ARCH__ == 800 || ...": see archAlternative
 	}
-	if t.tok(j+3).Directive && !t.is(j+3, "#") && !t.is(j+3, "&&") {
+	if !t.endsDirective(j+3) && !t.is(j+3, "&&") {
 		return condFrame{}
 	}
 	t.reportArchTest(j)
@@ -989,7 +989,7 @@ func (t *translator) versionCondition(k, j int) condFrame {
 		return condFrame{}
 	}
 	macro, op := string(t.text(j)), string(t.text(vt.op))
-	if after := vt.num + 1; t.tok(after).Directive && !t.is(after, "#") && !(t.isByte(j-1, '(') && t.isByte(after, ')')) {
+	if after := vt.num + 1; !t.endsDirective(after) && !(t.isByte(j-1, '(') && t.isByte(after, ')')) {
 		return condFrame{}
 	}
 	test := t.quotedVersionTest(j)
