@@ -1376,10 +1376,13 @@ func isVectorType(name string) bool {
 // zero for both.
 func (t *translator) vectorZeroInit(k int) {
 	j := k - 1
-	for t.isByte(j, ']') && !t.tok(j).Directive { // the array's bounds
+	for t.isByte(j, ']') && !t.tok(j).Directive { // the array's bounds, short expressions
 		open := j - 1
-		for open >= 0 && !(t.isByte(open, '[') && t.matching(open) == j) {
+		for open >= 0 && open > j-64 && !(t.isByte(open, '[') && t.matching(open) == j) {
 			open--
+		}
+		if open < 0 || open == j-64 {
+			return
 		}
 		j = open - 1
 	}
