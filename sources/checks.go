@@ -475,7 +475,7 @@ func (t *translator) inlineAsm(k int) int {
 		return close + 1 // hipgen_ptx_value's copy of the PTX, not compiled
 	}
 	kind := asmKind(t.asmTemplate(j+1, close))
-	t.ptxRefused = ""
+	refused := "" // the PTX statement ptxInstructions has no HIP form for
 	switch {
 	case kind == asmEmpty || kind == asmAMD:
 		return close + 1
@@ -486,7 +486,7 @@ func (t *translator) inlineAsm(k int) int {
 		// nor checks its assembly.
 		t.report(k, diag.Note, "inline-asm", "inline assembly in a device function, in a block that hipcc's device pass never compiles (an earlier branch is taken there, or the condition fails): it never reaches an AMD GPU, and the host pass does not emit device functions")
 		return close + 1
-	case !t.deadInFile() && (t.ptxLaneRegister(k, j, close) || kind == asmPTX && t.ptxInstructions(k, j, close)):
+	case !t.deadInFile() && t.ptxLaneRegister(k, j, close):
 		// Code hipcc never compiles keeps its asm, and the note; but
 		// only where the file says so: what project headers define is
 		// learnt after the output is made (HeaderMacros.Settle), and the
@@ -494,6 +494,13 @@ func (t *translator) inlineAsm(k int) int {
 		// arguments: the operands copied into the macro's code are
 		// translated there (expandSpans).
 		return j + 1
+	case !t.deadInFile() && kind == asmPTX:
+		// The same, for the instructions HIP computes; one it has no
+		// form for is named in the error below.
+		var ok bool
+		if ok, refused = t.ptxInstructions(k, j, close); ok {
+			return j + 1
+		}
 	case kind == asmCPU:
 		// A CPU's assembly outside device code (Boost's rounding
 		// control, a timestamp read): hipcc's host pass compiles it as
@@ -534,8 +541,8 @@ func (t *translator) inlineAsm(k int) int {
 	if what != "" {
 		t.report(k, diag.Error, "hopper-feature", "inline PTX uses "+what+", which has no AMD equivalent")
 	}
-	if t.ptxRefused != "" && strings.HasPrefix(msg, "inline PTX assembly cannot") {
-		msg = "inline PTX assembly cannot run on AMD GPUs (hipgen has no HIP form of \"" + t.ptxRefused + "\"); replace it with HIP intrinsics or guard it with #if !defined(__HIP_PLATFORM_AMD__)"
+	if refused != "" && strings.HasPrefix(msg, "inline PTX assembly cannot") {
+		msg = "inline PTX assembly cannot run on AMD GPUs (hipgen has no HIP form of \"" + refused + "\"); replace it with HIP intrinsics or guard it with #if !defined(__HIP_PLATFORM_AMD__)"
 	}
 	if alt := t.portableAlternative(k); alt != "" && !t.deadOnHIP {
 		msg = strings.TrimSuffix(msg, "; replace it with HIP intrinsics or guard it with #if !defined(__HIP_PLATFORM_AMD__)") + "; " + alt

@@ -253,11 +253,12 @@ func decodeAsmString(lit []byte) (string, bool) {
 // ptxInstructions rewrites the asm statement at k (its parentheses at
 // open and close) when every instruction of its template is one HIP
 // computes without assembly (see the top of this file). It reports whether
-// it did.
-func (t *translator) ptxInstructions(k, open, close int) bool {
+// it did, and if not, the statement of the template it has no HIP form
+// for (see ptxStatement), or "" when it stopped at something else.
+func (t *translator) ptxInstructions(k, open, close int) (ok bool, refused string) {
 	tmpl, ops, ok := t.parseAsmOperands(open, close)
 	if !ok {
-		return false
+		return false, ""
 	}
 	extended := false
 	for i := open + 1; i < close; i++ {
@@ -271,7 +272,7 @@ func (t *translator) ptxInstructions(k, open, close int) bool {
 	}
 	tmpl, ok = stripPTXComments(tmpl)
 	if !ok {
-		return false
+		return false, ""
 	}
 	tmpl = strings.TrimSpace(tmpl)
 	if inner, ok := scopeBody(tmpl); ok {
@@ -284,10 +285,10 @@ func (t *translator) ptxInstructions(k, open, close int) bool {
 	// an operand its value reads was written, a carry into a register, a
 	// register written under a predicate), they are variables of a
 	// statement expression instead.
-	p, ok := t.ptxRewrite(tmpl, ops, false)
-	if !ok {
-		if p, ok = t.ptxRewrite(tmpl, ops, true); !ok {
-			return false
+	p, _ := t.ptxRewrite(tmpl, ops, false)
+	if p == nil {
+		if p, refused = t.ptxRewrite(tmpl, ops, true); p == nil {
+			return false, refused
 		}
 	}
 	start := int(t.tok(k).Start)
@@ -326,7 +327,7 @@ func (t *translator) ptxInstructions(k, open, close int) bool {
 	// What goes before the asm stays within wrappedPTX's reach, which
 	// tells a translation's own rewrite when it is translated again.
 	if len(prefix) > ptxPrefixMax {
-		return false
+		return false, ""
 	}
 	t.insert(start, prefix)
 	t.insert(int(t.tok(close).End), ")")
@@ -346,14 +347,15 @@ func (t *translator) ptxInstructions(k, open, close int) bool {
 		}
 	}
 	t.report(k, diag.Note, "inline-asm", "inline PTX became "+macro+"(..., asm(...)), which HIP computes without assembly: "+strings.Join(what, "; ")+"; the asm is kept as the macro's last argument, which is not compiled")
-	return true
+	return true, ""
 }
 
 // ptxRewrite rewrites each instruction of the template tmpl, whose
 // operands are ops, with the template's registers as expressions or, if
-// materialize, as variables.
-func (t *translator) ptxRewrite(tmpl string, ops []asmOperand, materialize bool) (*ptxAsm, bool) {
-	p := &ptxAsm{t: t, ops: slices.Clone(ops), materialize: materialize}
+// materialize, as variables. It returns nil when it cannot, with the
+// statement it has no HIP form for, if that is why.
+func (t *translator) ptxRewrite(tmpl string, ops []asmOperand, materialize bool) (p *ptxAsm, refused string) {
+	p = &ptxAsm{t: t, ops: slices.Clone(ops), materialize: materialize}
 	n := 0
 	for _, stmt := range strings.FieldsFunc(tmpl, func(r rune) bool { return r == ';' || r == '\n' }) {
 		stmt = strings.TrimSpace(stmt)
@@ -364,13 +366,11 @@ func (t *translator) ptxRewrite(tmpl string, ops []asmOperand, materialize bool)
 			n++
 		}
 		if !p.instruction(stmt) {
-			t.ptxRefused = ptxStatement(stmt)
-			return nil, false
+			return nil, ptxStatement(stmt)
 		}
 	}
-	t.ptxRefused = ""
 	if n == 0 || len(p.code) == 0 {
-		return nil, false // no instruction, or only registers written
+		return nil, "" // no instruction, or only registers written
 	}
 	// An operand named more than once (an input and output at once, "+r",
 	// or one used by two instructions) is evaluated more than once: only
@@ -379,7 +379,7 @@ func (t *translator) ptxRewrite(tmpl string, ops []asmOperand, materialize bool)
 	// evaluated at all: only one without side effects may be.
 	for _, op := range p.ops {
 		if op.uses != 1 && !t.sideEffectFree(op.first, op.last) {
-			return nil, false
+			return nil, ""
 		}
 	}
 	// Inputs read by a later instruction after an earlier one wrote an
@@ -392,12 +392,12 @@ func (t *translator) ptxRewrite(tmpl string, ops []asmOperand, materialize bool)
 			}
 			for _, in := range p.ops {
 				if !in.out && t.span(in.first, in.last) == t.span(o.first, o.last) {
-					return nil, false
+					return nil, ""
 				}
 			}
 		}
 	}
-	return p, true
+	return p, ""
 }
 
 // ptxStatement returns the PTX statement stmt as a diagnostic quotes it:

@@ -63,25 +63,22 @@ type translator struct {
 	includeEnds     []int          // offsets just after each #include line
 	deviceDecls     []int          // names that __device__ declarations without a body declare, see rdc.go
 	needHelpers     bool
-	conds           []condFrame // #if nesting, see cudaarch.go
-	deadOnHIP       bool        // inside a block hipcc never compiles
-	// ptxRefused is the PTX statement that the last rewrite of an asm
-	// statement had no HIP form for (see ptxStatement), or "".
-	ptxRefused     string
-	replay         map[string]macroDef // on a copy replaying #if directives for fileMacros: what the last replay found
-	asked          []string            // macros that blocks with warnings or errors test and nothing tells of (Stats.MacrosAsked)
-	onAsk          *askHook            // told of the first of them, see Unit.OnAsk
-	fp8Noted       bool                // the FP8 format warning is given once per file
-	cutlassNoted   bool                // so is the CUTLASS namespace error
-	coalescedNoted bool                // and the coalesced-group hazard
-	sharedLogical  bool                // a construct kept on logical warps beside the project's HIP code (see logicalWarp)
-	nsScopes       []nsScope           // namespace aliases and using-directives, see qualified.go
-	br             lex.Brackets        // the brackets of toks paired, see matching and openAround
-	idents         *lex.Idents         // every identifier of the file (see mayName)
-	maybeWGMMA     bool                // the bytes "wgmma" occur in the file
-	facts          *fileFacts          // answers about the whole file, found on first need
-	names          *nameTables
-	wave           waveState
+	conds           []condFrame         // #if nesting, see cudaarch.go
+	deadOnHIP       bool                // inside a block hipcc never compiles
+	replay          map[string]macroDef // on a copy replaying #if directives for fileMacros: what the last replay found
+	asked           []string            // macros that blocks with warnings or errors test and nothing tells of (Stats.MacrosAsked)
+	onAsk           *askHook            // told of the first of them, see Unit.OnAsk
+	fp8Noted        bool                // the FP8 format warning is given once per file
+	cutlassNoted    bool                // so is the CUTLASS namespace error
+	coalescedNoted  bool                // and the coalesced-group hazard
+	sharedLogical   bool                // a construct kept on logical warps beside the project's HIP code (see logicalWarp)
+	nsScopes        []nsScope           // namespace aliases and using-directives, see qualified.go
+	br              lex.Brackets        // the brackets of toks paired, see matching and openAround
+	idents          *lex.Idents         // every identifier of the file (see mayName)
+	maybeWGMMA      bool                // the bytes "wgmma" occur in the file
+	facts           *fileFacts          // answers about the whole file, found on first need
+	names           *nameTables
+	wave            waveState
 }
 
 // newTranslator takes over code, the tokens of src in pool buffers.
