@@ -66,9 +66,10 @@ func (t *translator) launch(k int) int {
 	// the parentheses of the arguments) stand on lines of one kind, a
 	// preprocessor line or not: the rewrite would otherwise move code
 	// into a directive or out of it. Whole directive lines between them
-	// (#ifdef ... #endif among the arguments) stay as they are.
-	same := t.tok(closeCfg).Directive == t.tok(k).Directive && t.tok(closeCfg+1).Directive == t.tok(k).Directive &&
-		t.tok(closeArgs).Directive == t.tok(k).Directive
+	// (#ifdef ... #endif among the arguments) stay as they are. The
+	// arguments' ) is on the line kind of their (, which the bracket
+	// pairing guarantees.
+	same := t.tok(closeCfg).Directive == t.tok(k).Directive && t.tok(closeCfg+1).Directive == t.tok(k).Directive
 	for i := kstart; i < k && same; i++ {
 		same = t.tok(i).Directive == t.tok(k).Directive
 	}

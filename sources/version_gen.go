@@ -6,4 +6,4 @@ package sources
 // Go file below sources/, the mapping table included). It is part of
 // every cache key, so a file translated by another build of the
 // translator is translated again.
-const TranslatorVersion = "0563a4b45b9a1a02"
+const TranslatorVersion = "8efafd40f69c5d4a"
