@@ -943,21 +943,11 @@ func (t *translator) condBlockEnd(from int) int {
 // the target ROCm, or "".
 func (t *translator) redefinedInBlock(k int) string {
 	for i, end := k+1, t.condBlockEnd(k+1); i < end; i++ {
-		if t.directiveStart(i) {
+		after, ok := t.functionName(i)
+		if !ok || !t.is(after, "{") {
 			continue
 		}
-		if t.tok(i).Directive || t.tok(i).Kind != lex.Ident || !t.is(i+1, "(") {
-			continue
-		}
-		prev := t.tok(i - 1)
-		if prev.Kind != lex.Ident && !t.is(i-1, "*") && !t.is(i-1, "&") {
-			continue
-		}
-		e, ok := t.lookupIdent(t.text(i))
-		if !ok || !e.Available(t.ver) {
-			continue
-		}
-		if close := t.matching(i + 1); close > 0 && t.is(close+1, "{") {
+		if e, ok := t.lookupIdent(t.text(i)); ok && e.Available(t.ver) {
 			return e.CUDA
 		}
 	}

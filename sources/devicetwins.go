@@ -57,11 +57,11 @@ func (t *translator) deviceTwins(k int, f condFrame) {
 				names = map[string]bool{}
 			}
 			names[string(t.text(i+2))] = true
-		} else if name, ok := t.functionName(i); ok {
+		} else if _, ok := t.functionName(i); ok {
 			if names == nil {
 				names = map[string]bool{}
 			}
-			names[string(t.text(name))] = true
+			names[string(t.text(i))] = true
 		}
 	}
 	if names == nil {
@@ -111,17 +111,17 @@ func (t *translator) deviceTwins(k int, f condFrame) {
 
 // functionName reports, for a function declared or defined with its name
 // at i (an identifier after a type, before its parameter list, which a ;
-// or a body follows), the name's position.
-func (t *translator) functionName(i int) (int, bool) {
+// or a body follows), the position of the token after the parameter list.
+func (t *translator) functionName(i int) (after int, ok bool) {
 	if t.tok(i).Directive || t.tok(i).Kind != lex.Ident || !t.is(i+1, "(") {
 		return 0, false
 	}
-	if prev := t.tok(i - 1); prev.Directive || prev.Kind != lex.Ident && !t.is(i-1, "*") && !t.is(i-1, "&") {
+	if prev := t.tok(i - 1); prev.Kind != lex.Ident && !t.is(i-1, "*") && !t.is(i-1, "&") {
 		return 0, false
 	}
 	close := t.matching(i + 1)
 	if close < 0 || !t.is(close+1, "{") && !t.is(close+1, ";") {
 		return 0, false
 	}
-	return i, true
+	return close + 1, true
 }
