@@ -1225,12 +1225,7 @@ func (t *translator) cudaArchUse(k int) {
 		return // #error, #pragma, #line: text, not a value
 	}
 	t.replace(k, archMacro)
-	if t.polyfills == nil {
-		t.polyfills = map[string]int{}
-	}
-	if _, seen := t.polyfills["__CUDA_ARCH__"]; !seen {
-		t.polyfills["__CUDA_ARCH__"] = int(t.tok(k).Start)
-	}
+	t.notePolyfill("__CUDA_ARCH__", int(t.tok(k).Start))
 	msg := "__CUDA_ARCH__ used as a value became " + archMacro + ", defined as " + archMacroValue + " in the device pass only (as nvcc defines __CUDA_ARCH__): 1 is below every NVIDIA compute capability, so tests of the value pick the portable code path, as the #if tests do, which read the undefined __CUDA_ARCH__ as 0"
 	if word == "" && !t.inDevicePass() {
 		t.report(k, diag.Warning, checkCUDAArch, msg+"; this use is not under #ifdef __CUDA_ARCH__, and hipcc's host pass also compiles device functions, where "+archMacro+" is undefined: guard it with #ifdef __HIP_DEVICE_COMPILE__")
@@ -1275,12 +1270,7 @@ func (t *translator) cudaVersionUse(k int) {
 	// define both macros (CUDART_VERSION always), where such code does
 	// not compile.
 	t.replace(k, versionMacro)
-	if t.polyfills == nil {
-		t.polyfills = map[string]int{}
-	}
-	if _, seen := t.polyfills["CUDART_VERSION"]; !seen {
-		t.polyfills["CUDART_VERSION"] = int(t.tok(k).Start)
-	}
+	t.notePolyfill("CUDART_VERSION", int(t.tok(k).Start))
 	t.report(k, diag.Warning, checkCUDAArch, "HIP defines no CUDA release: "+name+" used as a value became "+versionMacro+", defined as "+versionMacroValue+" (CUDA 12.0), as the #if tests take HIP for a current runtime; a test for an older release is false for AMD GPUs; check that this is what the code wants"+oncePerFile)
 }
 

@@ -84,12 +84,7 @@ func (t *translator) dynamicShared(k int) {
 		open = dynamicSharedAligned + "("
 		t.edits = append(t.edits, edit{int(t.tok(k).Start), int(t.tok(alignFirst).Start), open})
 		t.edits = append(t.edits, edit{int(t.tok(alignLast).End), int(t.tok(typeFirst).Start), ", "})
-		if t.polyfills == nil {
-			t.polyfills = map[string]int{}
-		}
-		if _, seen := t.polyfills[dynamicSharedAligned]; !seen {
-			t.polyfills[dynamicSharedAligned] = int(t.tok(k).Start)
-		}
+		t.notePolyfill(dynamicSharedAligned, int(t.tok(k).Start))
 	} else {
 		t.edits = append(t.edits, edit{int(t.tok(k).Start), int(t.tok(typeFirst).Start), open})
 	}
