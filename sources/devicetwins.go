@@ -52,16 +52,17 @@ func (t *translator) deviceTwins(k int, f condFrame) {
 			}
 			continue
 		}
+		name := -1
 		if t.directiveStart(i) && t.is(i+1, "define") && t.tok(i+2).Kind == lex.Ident && t.tok(i+2).Directive {
-			if names == nil {
-				names = map[string]bool{}
-			}
-			names[string(t.text(i+2))] = true
+			name = i + 2
 		} else if _, ok := t.functionName(i); ok {
+			name = i
+		}
+		if name >= 0 {
 			if names == nil {
 				names = map[string]bool{}
 			}
-			names[string(t.text(i))] = true
+			names[string(t.text(name))] = true
 		}
 	}
 	if names == nil {

@@ -821,18 +821,21 @@ func (p *ptxAsm) write(s string, typ ptxType, value string) (int, string, bool) 
 // assign records that the instruction writes value (of type typ) to the
 // destination operand s.
 func (p *ptxAsm) assign(s string, typ ptxType, value string) bool {
-	if n := p.operand(strings.TrimSpace(s)); n >= 0 && !p.ops[n].out && p.regs[strings.TrimSpace(s)] == nil {
-		// An input the template writes is a register of its own from
-		// then on, as ptxas makes it: the C++ operand keeps its value.
-		typ, ok := operandType(p.ops[n].class)
-		if !ok {
-			return false
+	if name := strings.TrimSpace(s); p.regs[name] == nil {
+		if n := p.operand(name); n >= 0 && !p.ops[n].out {
+			// An input the template writes is a register of its own
+			// from then on, as ptxas makes it: the C++ operand keeps
+			// its value.
+			typ, ok := operandType(p.ops[n].class)
+			if !ok {
+				return false
+			}
+			if p.regs == nil {
+				p.regs = map[string]*ptxReg{}
+			}
+			p.regs[name] = &ptxReg{typ: typ}
+			p.what = append(p.what, "the input "+name+" it writes is a copy of the C++ operand")
 		}
-		if p.regs == nil {
-			p.regs = map[string]*ptxReg{}
-		}
-		p.regs[strings.TrimSpace(s)] = &ptxReg{typ: typ}
-		p.what = append(p.what, "the input "+strings.TrimSpace(s)+" it writes is a copy of the C++ operand")
 	}
 	if done, ok := p.setReg(s, typ, value); done {
 		return ok

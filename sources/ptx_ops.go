@@ -1075,7 +1075,7 @@ func (p *ptxAsm) videoShift(name string, quals []string, args []string) bool {
 	if !ok1 || !ok2 {
 		return false
 	}
-	h := p.helper("hipgen_ptx_shf_" + map[string]string{"vshl": "l", "vshr": "r"}[name] + "_" + quals[3])
+	h := p.helper("hipgen_ptx_shf_" + name[len(name)-1:] + "_" + quals[3]) // vshl: shf_l, vshr: shf_r
 	// A funnel shift of a with zeros, the shifted half the one kept.
 	value := h + "(0u, " + a + ", " + b + ")"
 	if name == "vshr" {
