@@ -49,10 +49,18 @@ api=$root/include/hip/hip_api.h
 math=$root/include/hip/hip_math.h
 [ -f "$math" ] || { echo "patch.sh: $math not found; is $root a HIP-CPU checkout?" >&2; exit 2; }
 
-if grep -q 'hipgen-patched' "$file"; then
-  echo "patch.sh: $file already patched"
-else
-python3 - "$file" <<'PY'
+# patch_once FILE runs the Python program on standard input over FILE,
+# unless FILE carries the hipgen-patched mark of an earlier run.
+patch_once() {
+  if grep -q 'hipgen-patched' "$1"; then
+    echo "patch.sh: $1 already patched"
+    cat >/dev/null
+  else
+    python3 - "$1"
+  fi
+}
+
+patch_once "$file" <<'PY'
 import re, sys
 
 path = sys.argv[1]
@@ -101,12 +109,8 @@ for name, new in repl.items():
 open(path, "w").write(src)
 print(f"patch.sh: patched {count} shuffle helpers in {path}")
 PY
-fi
 
-if grep -q 'hipgen-patched' "$fp16"; then
-  echo "patch.sh: $fp16 already patched"
-else
-python3 - "$fp16" <<'PY'
+patch_once "$fp16" <<'PY'
 import re, sys
 
 path = sys.argv[1]
@@ -127,12 +131,8 @@ for name in ("__low2float", "__low2half", "__low2half2", "__lows2half2",
 open(path, "w").write(src)
 print(f"patch.sh: corrected {count} half2 low/high helpers in {path}")
 PY
-fi
 
-if grep -q 'hipgen-patched' "$types"; then
-  echo "patch.sh: $types already patched"
-else
-python3 - "$types" <<'PY'
+patch_once "$types" <<'PY'
 import sys
 
 path = sys.argv[1]
@@ -151,12 +151,8 @@ if src.count(old) != 1:
 open(path, "w").write(src.replace(old, new))
 print(f"patch.sh: threads numbered x fastest in {path}")
 PY
-fi
 
-if grep -q 'hipgen-patched' "$api"; then
-  echo "patch.sh: $api already patched"
-else
-python3 - "$api" <<'PY'
+patch_once "$api" <<'PY'
 import sys
 
 path = sys.argv[1]
@@ -180,12 +176,8 @@ if src.count(anchor) != 1:
 open(path, "w").write(src.replace(anchor, anchor + added))
 print(f"patch.sh: added {len(casts)} bit casts to {path}")
 PY
-fi
 
-if grep -q 'hipgen-patched' "$math"; then
-  echo "patch.sh: $math already patched"
-else
-python3 - "$math" <<'PY'
+patch_once "$math" <<'PY'
 import sys
 
 path = sys.argv[1]
@@ -229,4 +221,3 @@ std::uint64_t __umul64hi(std::uint64_t x, std::uint64_t y) noexcept
 open(path, "w").write(src[:start] + added + src[start:])
 print(f"patch.sh: added the high halves of products to {path}")
 PY
-fi
