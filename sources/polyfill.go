@@ -1063,7 +1063,7 @@ func (t *translator) definesFunction(name string) bool {
 	t.fileMacros()
 	for _, off := range at {
 		live := true
-		for _, r := range f.dead {
+		for _, r := range t.macroFacts.dead {
 			if off >= r[0] && off < r[1] {
 				live = false
 				break

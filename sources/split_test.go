@@ -153,7 +153,7 @@ func TestForkCopiesEveryField(t *testing.T) {
 		"insertAt": "shared", "oldMarker": "shared", "helperRegion": "shared", "polyfillRegion": "shared", "maybeWGMMA": "shared",
 		"replay":      "nil but on the copies fileMacros replays with, which walk nothing",
 		"lineInserts": "assemble only", "bom": "assemble only",
-		"posOff": "cache", "posLine": "cache", "lines": "cache", "facts": "shared, safe for concurrent use", "names": "shared",
+		"posOff": "cache", "posLine": "cache", "lines": "cache", "facts": "shared, safe for concurrent use", "macroFacts": "shared, safe for concurrent use", "names": "shared",
 		"edits": "merged", "diags": "merged", "mapped": "merged", "asked": "merged", "onAsk": "shared, safe for concurrent use", "runtimeIncludes": "merged", "firstHIPHeader": "merged", "mathUse": "merged", "mathIncluded": "merged",
 		"needRuntime": "merged", "needHelpers": "merged", "sharedLogical": "merged", "polyfills": "merged", "includeEnds": "merged", "deviceDecls": "merged",
 		"fp8Noted": "carried", "cutlassNoted": "carried", "coalescedNoted": "carried",

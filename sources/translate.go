@@ -77,6 +77,7 @@ type translator struct {
 	idents          *lex.Idents         // every identifier of the file (see mayName)
 	maybeWGMMA      bool                // the bytes "wgmma" occur in the file
 	facts           *fileFacts          // answers about the whole file, found on first need
+	macroFacts      *macroFacts         // and those that depend on what project headers define
 	names           *nameTables
 	wave            waveState
 }
@@ -101,7 +102,7 @@ func newTranslator(name string, src []byte, code lex.Code, opts Options) *transl
 // newWalker returns a translator of src with no tokens yet and the state
 // a walk starts from.
 func newWalker(name string, src []byte, opts Options) *translator {
-	t := &translator{name: name, src: src, opts: opts, tbl: opts.Table, ver: opts.ROCmVersion, facts: new(fileFacts), names: tables()}
+	t := &translator{name: name, src: src, opts: opts, tbl: opts.Table, ver: opts.ROCmVersion, facts: new(fileFacts), macroFacts: new(macroFacts), names: tables()}
 	if t.tbl == nil {
 		t.tbl = hipmap.Default()
 	}
@@ -124,11 +125,14 @@ func newWalker(name string, src []byte, opts Options) *translator {
 
 // rewalker returns a translator for another walk of the tokens t
 // prepared (see newTranslator), with opts and the state a walk starts
-// from; t must walk no more.
+// from, and t's answers about the file (fileFacts, which do not read
+// Options.IncludedMacros, the one option a second walk changes); t must
+// walk no more.
 func (t *translator) rewalker(opts Options) *translator {
 	w := newWalker(t.name, t.src, opts)
 	w.toks, w.comments, w.scopes, w.br = t.toks, t.comments, t.scopes, t.br
 	w.oldMarker, w.helperRegion, w.polyfillRegion, w.maybeWGMMA = t.oldMarker, t.helperRegion, t.polyfillRegion, t.maybeWGMMA
+	w.facts = t.facts // the answers that do not depend on opts.IncludedMacros
 	w.edits = t.edits[:0]
 	t.toks, t.comments, t.scopes, t.br, t.edits = nil, nil, nil, lex.Brackets{}, nil
 	return w
@@ -224,17 +228,10 @@ type fileFacts struct {
 	// blockDeclsOnce has run.
 	blockDeclsOnce sync.Once
 	blockDecls     map[string][]blockDecl
-	// dead holds the byte ranges of the blocks hipcc never compiles, as
-	// the last replay of fileMacros found them, once macrosOnce has run.
-	dead [][2]int32
 	// defines holds the token indexes of the '#' of the file's #define
 	// directives by name, once definesOnce has run (see definesAt).
 	definesOnce sync.Once
 	defines     map[string][]int32
-	// macros holds what the #define directives of each name say (see
-	// deadOnlyMacro), once macrosOnce has run.
-	macrosOnce sync.Once
-	macros     map[string]macroDef
 	// half2 holds the names the file declares as __half2 or half2 (see
 	// half2Names), once half2Once has run.
 	half2Once sync.Once
@@ -255,6 +252,18 @@ type fileFacts struct {
 	// templateFacts), once templatesOnce has run.
 	templatesOnce sync.Once
 	templates     templateFacts
+}
+
+// macroFacts is what the file's own #define directives say, which depends
+// on what its project headers define (Options.IncludedMacros): unlike
+// fileFacts, a walk with other macros from the headers finds them again.
+type macroFacts struct {
+	once sync.Once
+	// macros holds what the #define directives of each name say (see
+	// deadOnlyMacro), and dead the byte ranges of the blocks hipcc never
+	// compiles, as the last replay of fileMacros found them.
+	macros map[string]macroDef
+	dead   [][2]int32
 }
 
 // macroDef is what a file's #define directives of one name say.
@@ -1239,8 +1248,8 @@ func deadOnly(macros map[string]macroDef, name string) bool {
 // defined(TURING_MMA_AVAILABLE)"), so the replay is repeated until it
 // finds no more of them (at most a few times: chains are short).
 func (t *translator) fileMacros() map[string]macroDef {
-	f := t.facts
-	f.macrosOnce.Do(func() {
+	f := t.macroFacts
+	f.once.Do(func() {
 		var dead map[string]macroDef
 		for range 4 {
 			m, ranges := t.replayDefines(dead)
