@@ -2,6 +2,7 @@ package sources
 
 import (
 	"strconv"
+	"sync"
 
 	"github.com/hipgen/hipgen/diag"
 	"github.com/hipgen/hipgen/sources/hipmap"
@@ -33,25 +34,27 @@ type callFix struct {
 
 const kernelCast = "reinterpret_cast<const void*>"
 
-var callFixes = map[string]callFix{
-	"cudaFuncSetAttribute":       {args: 3, arg: 0, cast: kernelCast, why: "takes the kernel as const void*, not as a function pointer"},
-	"cudaFuncSetCacheConfig":     {args: 2, arg: 0, cast: kernelCast, why: "takes the kernel as const void*, not as a function pointer"},
-	"cudaFuncSetSharedMemConfig": {args: 2, arg: 0, cast: kernelCast, why: "takes the kernel as const void*, not as a function pointer"},
-	"cudaFuncGetAttributes":      {args: 2, arg: 1, cast: kernelCast, why: "takes the kernel as const void*, not as a function pointer"},
-	"cudaHostAlloc":              {args: 3, arg: 0, cast: "reinterpret_cast<void**>", why: "takes void**, with no template overload for T**"},
-	"cudaMallocPitch":            {args: 4, arg: 0, cast: "reinterpret_cast<void**>", why: "takes void**, with no template overload for T**"},
-	"cudaMallocAsync":            {args: 3, arg: 0, cast: "reinterpret_cast<void**>", why: "takes void**, with no template overload for T**"},
-	"cudaHostGetDevicePointer":   {args: 3, arg: 0, cast: "reinterpret_cast<void**>", why: "takes void**, with no template overload for T**"},
-	"cudaMalloc3DArray":          {args: 3, missing: "0", why: "has no default for its flags argument"},
-	"cudaStreamWaitEvent":        {args: 2, missing: "0", why: "has no default for its flags argument"},
-	"cudaGraphInstantiate":       {args: 3, missing: "0", rename: "cudaGraphInstantiateWithFlags", why: "keeps CUDA 11's five arguments (error node, log buffer and size); CUDA 12's form with flags"},
-	// hipSPARSE's hipsparse.h at the ROCm tags: SpSV_solve takes the
-	// buffer before 6.0, SpSM_solve in every release to 6.2.
-	"cusparseSpSV_solve": {args: 9, bufferFrom: "cusparseSpSV_analysis", bufferUntil: hipmap.Version{Major: 6, Minor: 0},
-		why: "takes, before ROCm 6.0, the work buffer given to hipsparseSpSV_analysis again as its last argument (CUDA's keeps it in the descriptor)"},
-	"cusparseSpSM_solve": {args: 10, bufferFrom: "cusparseSpSM_analysis",
-		why: "takes the work buffer given to hipsparseSpSM_analysis again as its last argument, in ROCm 5.2 to 6.2 at least (CUDA's keeps it in the descriptor)"},
-}
+var callFixes = sync.OnceValue(func() map[string]callFix {
+	return map[string]callFix{
+		"cudaFuncSetAttribute":       {args: 3, arg: 0, cast: kernelCast, why: "takes the kernel as const void*, not as a function pointer"},
+		"cudaFuncSetCacheConfig":     {args: 2, arg: 0, cast: kernelCast, why: "takes the kernel as const void*, not as a function pointer"},
+		"cudaFuncSetSharedMemConfig": {args: 2, arg: 0, cast: kernelCast, why: "takes the kernel as const void*, not as a function pointer"},
+		"cudaFuncGetAttributes":      {args: 2, arg: 1, cast: kernelCast, why: "takes the kernel as const void*, not as a function pointer"},
+		"cudaHostAlloc":              {args: 3, arg: 0, cast: "reinterpret_cast<void**>", why: "takes void**, with no template overload for T**"},
+		"cudaMallocPitch":            {args: 4, arg: 0, cast: "reinterpret_cast<void**>", why: "takes void**, with no template overload for T**"},
+		"cudaMallocAsync":            {args: 3, arg: 0, cast: "reinterpret_cast<void**>", why: "takes void**, with no template overload for T**"},
+		"cudaHostGetDevicePointer":   {args: 3, arg: 0, cast: "reinterpret_cast<void**>", why: "takes void**, with no template overload for T**"},
+		"cudaMalloc3DArray":          {args: 3, missing: "0", why: "has no default for its flags argument"},
+		"cudaStreamWaitEvent":        {args: 2, missing: "0", why: "has no default for its flags argument"},
+		"cudaGraphInstantiate":       {args: 3, missing: "0", rename: "cudaGraphInstantiateWithFlags", why: "keeps CUDA 11's five arguments (error node, log buffer and size); CUDA 12's form with flags"},
+		// hipSPARSE's hipsparse.h at the ROCm tags: SpSV_solve takes the
+		// buffer before 6.0, SpSM_solve in every release to 6.2.
+		"cusparseSpSV_solve": {args: 9, bufferFrom: "cusparseSpSV_analysis", bufferUntil: hipmap.Version{Major: 6, Minor: 0},
+			why: "takes, before ROCm 6.0, the work buffer given to hipsparseSpSV_analysis again as its last argument (CUDA's keeps it in the descriptor)"},
+		"cusparseSpSM_solve": {args: 10, bufferFrom: "cusparseSpSM_analysis",
+			why: "takes the work buffer given to hipsparseSpSM_analysis again as its last argument, in ROCm 5.2 to 6.2 at least (CUDA's keeps it in the descriptor)"},
+	}
+})
 
 // fixCall patches the call of e's HIP function whose name is at k. More
 // arguments than the fix expects may be template commas splitting one
@@ -156,7 +159,7 @@ var renamedCallHIP = map[string]string{"hipGraphInstantiate": "cudaGraphInstanti
 func (t *translator) unportableCallForm(k int) string {
 	b := string(t.text(k))
 	for _, name := range [2]string{b, renamedCallHIP[b]} {
-		f, ok := callFixes[name]
+		f, ok := callFixes()[name]
 		if !ok || f.rename == "" || t.renameAvailable(f) {
 			continue
 		}

@@ -2,6 +2,7 @@ package sources
 
 import (
 	"sort"
+	"sync"
 
 	"github.com/hipgen/hipgen/diag"
 	"github.com/hipgen/hipgen/sources/lex"
@@ -75,7 +76,7 @@ func addCGPolyfills(m map[string]polyfill) {
 	m["cooperative_groups::bit_and"] = cgFunctor("bit_and", "a & b")
 	m["cooperative_groups::bit_or"] = cgFunctor("bit_or", "a | b")
 	m["cooperative_groups::bit_xor"] = cgFunctor("bit_xor", "a ^ b")
-	for _, c := range cgMembers {
+	for _, c := range cgMembers() {
 		m[c.cuda] = c.polyfill
 	}
 	m[cgShuffleKey] = polyfill{name: "hipgen_cg_shfl", why: cgShuffleWhy, code: cgShuffle}
@@ -305,50 +306,52 @@ func cgGridOnly(code string) string {
 	return "#if !defined(__HIP_CPU_RT__)\n" + code + "\n#endif"
 }
 
-var cgMembers = map[string]cgMember{
-	"group_dim": {cuda: "cooperative_groups::thread_block::group_dim", common: true, polyfill: polyfill{name: "hipgen_cg_group_dim",
-		why:  "the block's dimensions (blockDim) for a thread_block, the grid's in blocks (gridDim) for a grid_group, as in CUDA",
-		code: cgDims("hipgen_cg_group_dim", "dim3(blockDim.x, blockDim.y, blockDim.z)", "dim3(gridDim.x, gridDim.y, gridDim.z)")}},
-	"dim_threads": {cuda: "cooperative_groups::thread_block::dim_threads", common: true, polyfill: polyfill{name: "hipgen_cg_dim_threads",
-		why:  "the block's dimensions (blockDim) for a thread_block, the grid's in threads for a grid_group, as in CUDA",
-		code: cgDims("hipgen_cg_dim_threads", "dim3(blockDim.x, blockDim.y, blockDim.z)", "dim3(gridDim.x * blockDim.x, gridDim.y * blockDim.y, gridDim.z * blockDim.z)")}},
-	"num_threads": {cuda: "cooperative_groups::thread_block::num_threads", common: true, polyfill: polyfill{name: "hipgen_cg_num_threads",
-		why: "the group's size(), which every HIP group has",
-		code: "template <class Group>\n__device__ static inline unsigned int hipgen_cg_num_threads(const Group& g) { return g.size(); }\n" +
-			cgGridOnly("__device__ static inline unsigned long long hipgen_cg_num_threads(const cooperative_groups::grid_group& g) { return g.size(); }")}},
-	"group_index": {cuda: "cooperative_groups::thread_block::group_index", common: true, constOnly: true, polyfill: polyfill{name: "hipgen_cg_group_index",
-		why:  "the group is declared const, and HIP's member is not const in ROCm 5.2; the polyfill returns the block's index in the grid (blockIdx), as the member does",
-		code: cgDims("hipgen_cg_group_index", "dim3(blockIdx.x, blockIdx.y, blockIdx.z)", "")}},
-	"thread_index": {cuda: "cooperative_groups::thread_block::thread_index", common: true, constOnly: true, polyfill: polyfill{name: "hipgen_cg_thread_index",
-		why:  "the group is declared const, and HIP's member is not const in ROCm 5.2; the polyfill returns the thread's index in the block (threadIdx), as the member does",
-		code: cgDims("hipgen_cg_thread_index", "dim3(threadIdx.x, threadIdx.y, threadIdx.z)", "")}},
-	"meta_group_rank": {cuda: "cooperative_groups::thread_block_tile::meta_group_rank", polyfill: polyfill{name: "hipgen_cg_meta_group_rank",
-		why:  "the polyfill assumes the tile was partitioned directly from the thread block (tiled_partition<N>(this_thread_block())) and returns the block's thread rank divided by the tile size; for a tile partitioned from another tile it is wrong",
-		code: "template <class Group>\n__device__ static inline unsigned int hipgen_cg_meta_group_rank(const Group& g) { return " + cgBlockRank + " / g.size(); }"}},
-	"meta_group_size": {cuda: "cooperative_groups::thread_block_tile::meta_group_size", polyfill: polyfill{name: "hipgen_cg_meta_group_size",
-		why:  "the polyfill assumes the tile was partitioned directly from the thread block (tiled_partition<N>(this_thread_block())) and returns the number of tiles in the block, rounded up; for a tile partitioned from another tile it is wrong",
-		code: "template <class Group>\n__device__ static inline unsigned int hipgen_cg_meta_group_size(const Group& g) { return (blockDim.x * blockDim.y * blockDim.z + g.size() - 1) / g.size(); }"}},
-	"ballot": {cuda: "cooperative_groups::thread_block_tile::ballot", args: true, polyfill: polyfill{name: "hipgen_cg_ballot", why: cgVoteWhy,
-		code: cgTileVote("ballot", "unsigned int", "pred ? 1u << g.thread_rank() : 0u", "|",
-			"  unsigned int v = 0;\n  for (unsigned int i = 0; i < warpSize; ++i) {\n    int p = g.shfl(pred ? 1 : 0, (int)i);\n    if (i < g.size() && i < 32) v |= (unsigned int)(p != 0) << i;\n  }\n  return v;")}},
-	"any": {cuda: "cooperative_groups::thread_block_tile::any", args: true, polyfill: polyfill{name: "hipgen_cg_any", why: cgVoteWhy,
-		code: cgTileVote("any", "int", "pred != 0", "|",
-			"  int v = 0;\n  for (unsigned int i = 0; i < warpSize; ++i) {\n    int p = g.shfl(pred != 0 ? 1 : 0, (int)i);\n    if (i < g.size()) v |= p;\n  }\n  return v;")}},
-	"all": {cuda: "cooperative_groups::thread_block_tile::all", args: true, polyfill: polyfill{name: "hipgen_cg_all", why: cgVoteWhy,
-		code: cgTileVote("all", "int", "pred != 0", "&",
-			"  int v = 1;\n  for (unsigned int i = 0; i < warpSize; ++i) {\n    int p = g.shfl(pred != 0 ? 1 : 0, (int)i);\n    if (i < g.size()) v &= p;\n  }\n  return v;")}},
-	"match_any": {cuda: "cooperative_groups::thread_block_tile::match_any", args: true, polyfill: polyfill{name: "hipgen_cg_match_any", why: cgMatchWhy,
-		code: "template <class Group, class T>\n__device__ static inline unsigned int hipgen_cg_match_any(const Group& g, T v) {\n" + cgMatchLoop + "\n  return m;\n}"}},
-	"match_all": {cuda: "cooperative_groups::thread_block_tile::match_all", args: true, polyfill: polyfill{name: "hipgen_cg_match_all", why: cgMatchWhy,
-		code: "template <class Group, class T>\n__device__ static inline unsigned int hipgen_cg_match_all(const Group& g, T v, int& pred) {\n" + cgMatchLoop +
-			"\n  pred = same;\n  return same ? (g.size() >= 32 ? 0xffffffffu : (1u << g.size()) - 1) : 0u;\n}"}},
-}
+var cgMembers = sync.OnceValue(func() map[string]cgMember {
+	return map[string]cgMember{
+		"group_dim": {cuda: "cooperative_groups::thread_block::group_dim", common: true, polyfill: polyfill{name: "hipgen_cg_group_dim",
+			why:  "the block's dimensions (blockDim) for a thread_block, the grid's in blocks (gridDim) for a grid_group, as in CUDA",
+			code: cgDims("hipgen_cg_group_dim", "dim3(blockDim.x, blockDim.y, blockDim.z)", "dim3(gridDim.x, gridDim.y, gridDim.z)")}},
+		"dim_threads": {cuda: "cooperative_groups::thread_block::dim_threads", common: true, polyfill: polyfill{name: "hipgen_cg_dim_threads",
+			why:  "the block's dimensions (blockDim) for a thread_block, the grid's in threads for a grid_group, as in CUDA",
+			code: cgDims("hipgen_cg_dim_threads", "dim3(blockDim.x, blockDim.y, blockDim.z)", "dim3(gridDim.x * blockDim.x, gridDim.y * blockDim.y, gridDim.z * blockDim.z)")}},
+		"num_threads": {cuda: "cooperative_groups::thread_block::num_threads", common: true, polyfill: polyfill{name: "hipgen_cg_num_threads",
+			why: "the group's size(), which every HIP group has",
+			code: "template <class Group>\n__device__ static inline unsigned int hipgen_cg_num_threads(const Group& g) { return g.size(); }\n" +
+				cgGridOnly("__device__ static inline unsigned long long hipgen_cg_num_threads(const cooperative_groups::grid_group& g) { return g.size(); }")}},
+		"group_index": {cuda: "cooperative_groups::thread_block::group_index", common: true, constOnly: true, polyfill: polyfill{name: "hipgen_cg_group_index",
+			why:  "the group is declared const, and HIP's member is not const in ROCm 5.2; the polyfill returns the block's index in the grid (blockIdx), as the member does",
+			code: cgDims("hipgen_cg_group_index", "dim3(blockIdx.x, blockIdx.y, blockIdx.z)", "")}},
+		"thread_index": {cuda: "cooperative_groups::thread_block::thread_index", common: true, constOnly: true, polyfill: polyfill{name: "hipgen_cg_thread_index",
+			why:  "the group is declared const, and HIP's member is not const in ROCm 5.2; the polyfill returns the thread's index in the block (threadIdx), as the member does",
+			code: cgDims("hipgen_cg_thread_index", "dim3(threadIdx.x, threadIdx.y, threadIdx.z)", "")}},
+		"meta_group_rank": {cuda: "cooperative_groups::thread_block_tile::meta_group_rank", polyfill: polyfill{name: "hipgen_cg_meta_group_rank",
+			why:  "the polyfill assumes the tile was partitioned directly from the thread block (tiled_partition<N>(this_thread_block())) and returns the block's thread rank divided by the tile size; for a tile partitioned from another tile it is wrong",
+			code: "template <class Group>\n__device__ static inline unsigned int hipgen_cg_meta_group_rank(const Group& g) { return " + cgBlockRank + " / g.size(); }"}},
+		"meta_group_size": {cuda: "cooperative_groups::thread_block_tile::meta_group_size", polyfill: polyfill{name: "hipgen_cg_meta_group_size",
+			why:  "the polyfill assumes the tile was partitioned directly from the thread block (tiled_partition<N>(this_thread_block())) and returns the number of tiles in the block, rounded up; for a tile partitioned from another tile it is wrong",
+			code: "template <class Group>\n__device__ static inline unsigned int hipgen_cg_meta_group_size(const Group& g) { return (blockDim.x * blockDim.y * blockDim.z + g.size() - 1) / g.size(); }"}},
+		"ballot": {cuda: "cooperative_groups::thread_block_tile::ballot", args: true, polyfill: polyfill{name: "hipgen_cg_ballot", why: cgVoteWhy,
+			code: cgTileVote("ballot", "unsigned int", "pred ? 1u << g.thread_rank() : 0u", "|",
+				"  unsigned int v = 0;\n  for (unsigned int i = 0; i < warpSize; ++i) {\n    int p = g.shfl(pred ? 1 : 0, (int)i);\n    if (i < g.size() && i < 32) v |= (unsigned int)(p != 0) << i;\n  }\n  return v;")}},
+		"any": {cuda: "cooperative_groups::thread_block_tile::any", args: true, polyfill: polyfill{name: "hipgen_cg_any", why: cgVoteWhy,
+			code: cgTileVote("any", "int", "pred != 0", "|",
+				"  int v = 0;\n  for (unsigned int i = 0; i < warpSize; ++i) {\n    int p = g.shfl(pred != 0 ? 1 : 0, (int)i);\n    if (i < g.size()) v |= p;\n  }\n  return v;")}},
+		"all": {cuda: "cooperative_groups::thread_block_tile::all", args: true, polyfill: polyfill{name: "hipgen_cg_all", why: cgVoteWhy,
+			code: cgTileVote("all", "int", "pred != 0", "&",
+				"  int v = 1;\n  for (unsigned int i = 0; i < warpSize; ++i) {\n    int p = g.shfl(pred != 0 ? 1 : 0, (int)i);\n    if (i < g.size()) v &= p;\n  }\n  return v;")}},
+		"match_any": {cuda: "cooperative_groups::thread_block_tile::match_any", args: true, polyfill: polyfill{name: "hipgen_cg_match_any", why: cgMatchWhy,
+			code: "template <class Group, class T>\n__device__ static inline unsigned int hipgen_cg_match_any(const Group& g, T v) {\n" + cgMatchLoop + "\n  return m;\n}"}},
+		"match_all": {cuda: "cooperative_groups::thread_block_tile::match_all", args: true, polyfill: polyfill{name: "hipgen_cg_match_all", why: cgMatchWhy,
+			code: "template <class Group, class T>\n__device__ static inline unsigned int hipgen_cg_match_all(const Group& g, T v, int& pred) {\n" + cgMatchLoop +
+				"\n  pred = same;\n  return same ? (g.size() >= 32 ? 0xffffffffu : (1u << g.size()) - 1) : 0u;\n}"}},
+	}
+})
 
 // cgMemberCall rewrites recv.name() or recv->name() at k (recv.name(args)
 // for a member that takes arguments), where name is a group member the
 // target ROCm lacks, into a call of its polyfill.
 func (t *translator) cgMemberCall(k int, name string) bool {
-	m, ok := cgMembers[name]
+	m, ok := cgMembers()[name]
 	if !ok || !(t.is(k-1, ".") || t.is(k-1, "->")) || !t.is(k+1, "(") || t.is(k+2, ")") != !m.args {
 		return false
 	}
@@ -480,7 +483,7 @@ func (t *translator) receiverStart(dot int) int {
 				}
 				return -1
 			}
-			if t.tok(o-1).Kind == lex.Ident && !cppKeywords[string(t.text(o-1))] || t.is(o-1, "]") || t.is(o-1, ")") {
+			if t.tok(o-1).Kind == lex.Ident && !cppKeywords()[string(t.text(o-1))] || t.is(o-1, "]") || t.is(o-1, ")") {
 				j = o - 1
 				continue
 			}

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/hipgen/hipgen/diag"
 	"github.com/hipgen/hipgen/sources/lex"
@@ -12,11 +13,13 @@ import (
 
 // deviceWords make a file need hip_runtime.h even when no table entry
 // does: CUDA's built-in keywords and variables.
-var deviceWords = map[string]bool{
-	"__global__": true, "__device__": true, "__shared__": true, "__constant__": true, "__host__": true,
-	"__managed__": true, "threadIdx": true, "blockIdx": true, "blockDim": true, "gridDim": true,
-	"__syncthreads": true, "__launch_bounds__": true, "dim3": true,
-}
+var deviceWords = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"__global__": true, "__device__": true, "__shared__": true, "__constant__": true, "__host__": true,
+		"__managed__": true, "threadIdx": true, "blockIdx": true, "blockDim": true, "gridDim": true,
+		"__syncthreads": true, "__launch_bounds__": true, "dim3": true,
+	}
+})
 
 // hopperWords are identifiers of NVIDIA hardware features (Ampere's
 // cp.async, Hopper's TMA and clusters) that AMD GPUs lack.
@@ -88,7 +91,7 @@ func specialList() map[string]specialName {
 			m[n] = specialName{kind, n}
 		}
 	}
-	for n := range warpIntrinsics {
+	for n := range warpIntrinsics() {
 		add(spWarp, n)
 	}
 	add(spBits, "__popc", "__ffs", "__clz")
@@ -106,7 +109,7 @@ func specialList() map[string]specialName {
 		add(spMemberRename, n)
 	}
 	add(spNamespace, "namespace", "using")
-	for n := range cgMembers {
+	for n := range cgMembers() {
 		add(spCGMember, n)
 	}
 	for n := range cgShuffles {
@@ -133,10 +136,10 @@ func specialList() map[string]specialName {
 	add(spOperator, "operator")
 	add(spMathMacro, "isfinite", "isnan", "isinf", "signbit", "isnormal", "fpclassify")
 	add(spComputeCap, "major", "minor")
-	for n := range propMembers {
+	for n := range propMembers() {
 		add(spPropMember, n)
 	}
-	for n := range deviceWords {
+	for n := range deviceWords() {
 		if _, ok := m[n]; !ok {
 			add(spDevice, n)
 		}
@@ -229,7 +232,7 @@ func (t *translator) special(k int, b []byte) (next int, handled bool) {
 		}
 		return k + 1, true
 	case spPropMember:
-		if m := propMembers[s]; (t.is(k-1, ".") || t.is(k-1, "->")) && t.ver.Less(m.since) && t.fileReadsDeviceProps() {
+		if m := propMembers()[s]; (t.is(k-1, ".") || t.is(k-1, "->")) && t.ver.Less(m.since) && t.fileReadsDeviceProps() {
 			t.propMember(k, s)
 		}
 		return k + 1, true
@@ -269,7 +272,7 @@ func (t *translator) special(k int, b []byte) (next int, handled bool) {
 		}
 		// libcu++'s cuda::std mirrors the standard library, which HIP
 		// device code uses directly.
-		nested := t.is(k-1, "::") && (t.tok(k-2).Kind == lex.Ident && !cppKeywords[string(t.text(k-2))] || t.is(k-2, ">"))
+		nested := t.is(k-1, "::") && (t.tok(k-2).Kind == lex.Ident && !cppKeywords()[string(t.text(k-2))] || t.is(k-2, ">"))
 		if t.is(k+1, "::") && t.is(k+2, "std") && t.is(k+3, "::") && !nested {
 			t.edits = append(t.edits, edit{int(t.tok(k).Start), int(t.tok(k + 2).End), "std"})
 			t.report(k, diag.Note, "libcuxx", "cuda::std became std: HIP has no libcu++; in device code the standard library serves what is constexpr or has HIP's device overloads (type traits, numeric_limits, min and max, the math functions), not its atomics or synchronisation types")
@@ -334,12 +337,12 @@ func (t *translator) special(k int, b []byte) (next int, handled bool) {
 		return t.namespaceDecl(k), true
 	case spCGMember:
 		if t.cgMemberCall(k, s) {
-			if cgMembers[s].args {
+			if cgMembers()[s].args {
 				return k + 2, true
 			}
 			return k + 3, true
 		}
-		if !cgMembers[s].args {
+		if !cgMembers()[s].args {
 			return k + 1, true
 		}
 	case spCGShuffle:
@@ -468,7 +471,7 @@ func (t *translator) inlineAsm(k int) int {
 	// long sp asm("rsp")): one string after a declarator, no code.
 	// (The identifier before it is a declarator only outside a directive:
 	// after "#ifdef FOO", asm starts a statement.)
-	if close == j+2 && t.tok(j+1).Kind == lex.String && t.tok(k-1).Kind == lex.Ident && !t.tok(k-1).Directive && !cppKeywords[string(t.text(k-1))] {
+	if close == j+2 && t.tok(j+1).Kind == lex.String && t.tok(k-1).Kind == lex.Ident && !t.tok(k-1).Directive && !cppKeywords()[string(t.text(k-1))] {
 		return close + 1
 	}
 	if t.wrappedPTX(k) {
@@ -979,7 +982,7 @@ func (t *translator) builtinArgument(k int) {
 				depth--
 				continue
 			}
-			if t.tok(j-1).Kind == lex.Ident && !controlWords[string(t.text(j-1))] || ggl && t.launchBracket(j-1) == '>' {
+			if t.tok(j-1).Kind == lex.Ident && !controlWords()[string(t.text(j-1))] || ggl && t.launchBracket(j-1) == '>' {
 				t.insert(int(t.tok(k).Start), "(unsigned)")
 			}
 			return
@@ -1002,16 +1005,20 @@ var libcuxxMemoryOrders = map[string]bool{
 }
 
 // controlWords look like calls but are not.
-var controlWords = map[string]bool{"if": true, "while": true, "for": true, "switch": true, "return": true, "sizeof": true, "alignof": true, "decltype": true, "defined": true}
+var controlWords = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"if": true, "while": true, "for": true, "switch": true, "return": true, "sizeof": true, "alignof": true, "decltype": true, "defined": true}
+})
 
 // cppKeywords may stand before a leading "::" without qualifying it.
-var cppKeywords = map[string]bool{
-	"return": true, "case": true, "throw": true, "co_return": true, "co_yield": true, "else": true,
-	"do": true, "new": true, "delete": true, "typename": true, "const": true, "static": true,
-	"inline": true, "constexpr": true, "sizeof": true, "using": true, "volatile": true,
-	"extern": true, "friend": true, "virtual": true, "auto": true, "decltype": true,
-	"__device__": true, "__host__": true, "__global__": true, "__forceinline__": true,
-}
+var cppKeywords = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"return": true, "case": true, "throw": true, "co_return": true, "co_yield": true, "else": true,
+		"do": true, "new": true, "delete": true, "typename": true, "const": true, "static": true,
+		"inline": true, "constexpr": true, "sizeof": true, "using": true, "volatile": true,
+		"extern": true, "friend": true, "virtual": true, "auto": true, "decltype": true,
+		"__device__": true, "__host__": true, "__global__": true, "__forceinline__": true,
+	}
+})
 
 // computeCapability warns at k, where the device's major or minor version
 // is read, that AMD GPUs report their generation there. Files that read
@@ -1059,67 +1066,71 @@ func (m propMember) reason() string {
 // with what stands in for them before it: another member, or a value the
 // member has on every AMD GPU. CUDA 11.8's cudaDeviceProp has 38 members
 // that ROCm 5.2's hipDeviceProp_t lacks; 6.0 has them all.
-var propMembers = map[string]propMember{
-	"sharedMemPerBlockOptin":     {since: rocm60, before: "sharedMemPerBlock", why: "the most shared memory (LDS) an AMD GPU gives a block, with no opt-in"},
-	"sharedMemPerMultiprocessor": {since: rocm60, before: "maxSharedMemoryPerMultiProcessor", why: "the same fact under its older name"},
-	"streamPrioritiesSupported":  {since: rocm60, value: "1", why: "the value HIP gives it on every AMD GPU (stream priorities work on all of them)"},
-	// CUDA's deprecated flag (asyncEngineCount replaced it): every AMD GPU
-	// copies between host and device while it runs kernels (its DMA
-	// engines), as Rodinia's huffman and gaussian ask.
-	"deviceOverlap": {since: rocm60, value: "1", why: "every AMD GPU copies between host and device while it runs kernels (CUDA deprecated the member for asyncEngineCount)"},
-	// Neither a member nor a value stands in: reported (hipcc: "no member
-	// named"), with where the older ROCm has the fact: a device attribute
-	// for most (Tony-Tan/CUDA_Freshman's device query reads
-	// maxTexture1DLayered).
-	"uuid":                              {since: rocm60, why: "hipDeviceGetUuid gives it"},
-	"reservedSharedMemPerBlock":         {since: rocm60, why: "ROCm 5.x has no attribute for it either; AMD GPUs reserve no shared memory (LDS) of a block for themselves"},
-	"accessPolicyMaxWindowSize":         {since: rocm60, attribute: "AccessPolicyMaxWindowSize"},
-	"asyncEngineCount":                  {since: rocm60, attribute: "AsyncEngineCount"},
-	"canUseHostPointerForRegisteredMem": {since: rocm60, attribute: "CanUseHostPointerForRegisteredMem"},
-	"computePreemptionSupported":        {since: rocm60, attribute: "ComputePreemptionSupported"},
-	"globalL1CacheSupported":            {since: rocm60, attribute: "GlobalL1CacheSupported"},
-	"hostNativeAtomicSupported":         {since: rocm60, attribute: "HostNativeAtomicSupported"},
-	"localL1CacheSupported":             {since: rocm60, attribute: "LocalL1CacheSupported"},
-	"luid":                              {since: rocm60, attribute: "Luid"},
-	"luidDeviceNodeMask":                {since: rocm60, attribute: "LuidDeviceNodeMask"},
-	"maxBlocksPerMultiProcessor":        {since: rocm60, attribute: "MaxBlocksPerMultiProcessor"},
-	"maxSurface1D":                      {since: rocm60, attribute: "MaxSurface1D"},
-	"maxSurface1DLayered":               {since: rocm60, attribute: "MaxSurface1DLayered"},
-	"maxSurface2D":                      {since: rocm60, attribute: "MaxSurface2D"},
-	"maxSurface2DLayered":               {since: rocm60, attribute: "MaxSurface2DLayered"},
-	"maxSurface3D":                      {since: rocm60, attribute: "MaxSurface3D"},
-	"maxSurfaceCubemap":                 {since: rocm60, attribute: "MaxSurfaceCubemap"},
-	"maxSurfaceCubemapLayered":          {since: rocm60, attribute: "MaxSurfaceCubemapLayered"},
-	"maxTexture1DLayered":               {since: rocm60, attribute: "MaxTexture1DLayered"},
-	"maxTexture1DMipmap":                {since: rocm60, attribute: "MaxTexture1DMipmap"},
-	"maxTexture2DGather":                {since: rocm60, attribute: "MaxTexture2DGather"},
-	"maxTexture2DLayered":               {since: rocm60, attribute: "MaxTexture2DLayered"},
-	"maxTexture2DLinear":                {since: rocm60, attribute: "MaxTexture2DLinear"},
-	"maxTexture2DMipmap":                {since: rocm60, attribute: "MaxTexture2DMipmap"},
-	"maxTexture3DAlt":                   {since: rocm60, attribute: "MaxTexture3DAlt"},
-	"maxTextureCubemap":                 {since: rocm60, attribute: "MaxTextureCubemap"},
-	"maxTextureCubemapLayered":          {since: rocm60, attribute: "MaxTextureCubemapLayered"},
-	"multiGpuBoardGroupID":              {since: rocm60, attribute: "MultiGpuBoardGroupID"},
-	"persistingL2CacheMaxSize":          {since: rocm60, attribute: "PersistingL2CacheMaxSize"},
-	"regsPerMultiprocessor":             {since: rocm60, attribute: "MaxRegistersPerMultiprocessor"},
-	"singleToDoublePrecisionPerfRatio":  {since: rocm60, attribute: "SingleToDoublePrecisionPerfRatio"},
-	"surfaceAlignment":                  {since: rocm60, attribute: "SurfaceAlignment"},
-	"unifiedAddressing":                 {since: rocm60, attribute: "UnifiedAddressing"},
-}
+var propMembers = sync.OnceValue(func() map[string]propMember {
+	return map[string]propMember{
+		"sharedMemPerBlockOptin":     {since: rocm60, before: "sharedMemPerBlock", why: "the most shared memory (LDS) an AMD GPU gives a block, with no opt-in"},
+		"sharedMemPerMultiprocessor": {since: rocm60, before: "maxSharedMemoryPerMultiProcessor", why: "the same fact under its older name"},
+		"streamPrioritiesSupported":  {since: rocm60, value: "1", why: "the value HIP gives it on every AMD GPU (stream priorities work on all of them)"},
+		// CUDA's deprecated flag (asyncEngineCount replaced it): every AMD GPU
+		// copies between host and device while it runs kernels (its DMA
+		// engines), as Rodinia's huffman and gaussian ask.
+		"deviceOverlap": {since: rocm60, value: "1", why: "every AMD GPU copies between host and device while it runs kernels (CUDA deprecated the member for asyncEngineCount)"},
+		// Neither a member nor a value stands in: reported (hipcc: "no member
+		// named"), with where the older ROCm has the fact: a device attribute
+		// for most (Tony-Tan/CUDA_Freshman's device query reads
+		// maxTexture1DLayered).
+		"uuid":                              {since: rocm60, why: "hipDeviceGetUuid gives it"},
+		"reservedSharedMemPerBlock":         {since: rocm60, why: "ROCm 5.x has no attribute for it either; AMD GPUs reserve no shared memory (LDS) of a block for themselves"},
+		"accessPolicyMaxWindowSize":         {since: rocm60, attribute: "AccessPolicyMaxWindowSize"},
+		"asyncEngineCount":                  {since: rocm60, attribute: "AsyncEngineCount"},
+		"canUseHostPointerForRegisteredMem": {since: rocm60, attribute: "CanUseHostPointerForRegisteredMem"},
+		"computePreemptionSupported":        {since: rocm60, attribute: "ComputePreemptionSupported"},
+		"globalL1CacheSupported":            {since: rocm60, attribute: "GlobalL1CacheSupported"},
+		"hostNativeAtomicSupported":         {since: rocm60, attribute: "HostNativeAtomicSupported"},
+		"localL1CacheSupported":             {since: rocm60, attribute: "LocalL1CacheSupported"},
+		"luid":                              {since: rocm60, attribute: "Luid"},
+		"luidDeviceNodeMask":                {since: rocm60, attribute: "LuidDeviceNodeMask"},
+		"maxBlocksPerMultiProcessor":        {since: rocm60, attribute: "MaxBlocksPerMultiProcessor"},
+		"maxSurface1D":                      {since: rocm60, attribute: "MaxSurface1D"},
+		"maxSurface1DLayered":               {since: rocm60, attribute: "MaxSurface1DLayered"},
+		"maxSurface2D":                      {since: rocm60, attribute: "MaxSurface2D"},
+		"maxSurface2DLayered":               {since: rocm60, attribute: "MaxSurface2DLayered"},
+		"maxSurface3D":                      {since: rocm60, attribute: "MaxSurface3D"},
+		"maxSurfaceCubemap":                 {since: rocm60, attribute: "MaxSurfaceCubemap"},
+		"maxSurfaceCubemapLayered":          {since: rocm60, attribute: "MaxSurfaceCubemapLayered"},
+		"maxTexture1DLayered":               {since: rocm60, attribute: "MaxTexture1DLayered"},
+		"maxTexture1DMipmap":                {since: rocm60, attribute: "MaxTexture1DMipmap"},
+		"maxTexture2DGather":                {since: rocm60, attribute: "MaxTexture2DGather"},
+		"maxTexture2DLayered":               {since: rocm60, attribute: "MaxTexture2DLayered"},
+		"maxTexture2DLinear":                {since: rocm60, attribute: "MaxTexture2DLinear"},
+		"maxTexture2DMipmap":                {since: rocm60, attribute: "MaxTexture2DMipmap"},
+		"maxTexture3DAlt":                   {since: rocm60, attribute: "MaxTexture3DAlt"},
+		"maxTextureCubemap":                 {since: rocm60, attribute: "MaxTextureCubemap"},
+		"maxTextureCubemapLayered":          {since: rocm60, attribute: "MaxTextureCubemapLayered"},
+		"multiGpuBoardGroupID":              {since: rocm60, attribute: "MultiGpuBoardGroupID"},
+		"persistingL2CacheMaxSize":          {since: rocm60, attribute: "PersistingL2CacheMaxSize"},
+		"regsPerMultiprocessor":             {since: rocm60, attribute: "MaxRegistersPerMultiprocessor"},
+		"singleToDoublePrecisionPerfRatio":  {since: rocm60, attribute: "SingleToDoublePrecisionPerfRatio"},
+		"surfaceAlignment":                  {since: rocm60, attribute: "SurfaceAlignment"},
+		"unifiedAddressing":                 {since: rocm60, attribute: "UnifiedAddressing"},
+	}
+})
 
 // rocm60 is the release whose hipDeviceProp_t has CUDA's members.
 var rocm60 = Version{Major: 6, Minor: 0}
 
 // assignOps are the operators that store into their left operand.
-var assignOps = map[string]bool{"=": true, "+=": true, "-=": true, "*=": true, "/=": true, "%=": true,
-	"&=": true, "|=": true, "^=": true, "<<=": true, ">>=": true}
+var assignOps = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"=": true, "+=": true, "-=": true, "*=": true, "/=": true, "%=": true,
+		"&=": true, "|=": true, "^=": true, "<<=": true, ">>=": true}
+})
 
 // modifies reports whether the operand between the tokens before and
 // after is stored into or has its address taken: a value cannot stand in
 // for it there. A '&' before it counts even where it is binary (a & p.x),
 // which leaves such a use as it is, reported.
 func (t *translator) modifies(before, after int) bool {
-	if after < len(t.toks) && (assignOps[string(t.text(after))] || t.is(after, "++") || t.is(after, "--")) {
+	if after < len(t.toks) && (assignOps()[string(t.text(after))] || t.is(after, "++") || t.is(after, "--")) {
 		return true
 	}
 	return before >= 0 && (t.is(before, "++") || t.is(before, "--") || t.is(before, "&"))
@@ -1128,7 +1139,7 @@ func (t *translator) modifies(before, after int) bool {
 // propMember rewrites the access of the device property name at k, which
 // hipDeviceProp_t lacks in the target ROCm (see propMembers).
 func (t *translator) propMember(k int, name string) {
-	m := propMembers[name]
+	m := propMembers()[name]
 	lacks := "hipDeviceProp_t has no " + name + " before ROCm " + m.since.String()
 	if m.before != "" {
 		t.replace(k, m.before)
@@ -1504,7 +1515,7 @@ func (t *translator) dim3FromUint3(k int) bool {
 	if t.tok(k-3).Kind != lex.Ident {
 		decl = -1
 		for j := k - 3; j >= 1 && decl < 0; j-- {
-			if t.tok(j).Kind == lex.Ident && string(t.text(j)) == name && t.tok(j-1).Kind == lex.Ident && !cppKeywords[string(t.text(j-1))] {
+			if t.tok(j).Kind == lex.Ident && string(t.text(j)) == name && t.tok(j-1).Kind == lex.Ident && !cppKeywords()[string(t.text(j-1))] {
 				decl = j
 			}
 		}

@@ -40,7 +40,7 @@ func TestChecksListed(t *testing.T) {
 // applies to, and every function it renames a call to, is in the table.
 func TestCallFixesNameTableEntries(t *testing.T) {
 	tbl := hipmap.Default()
-	for name, fix := range callFixes {
+	for name, fix := range callFixes() {
 		for _, n := range []string{name, fix.rename} {
 			if n == "" {
 				continue

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/hipgen/hipgen/diag"
 	"github.com/hipgen/hipgen/sources/hipmap"
@@ -43,10 +44,12 @@ const (
 
 // cudaOnlyGuards are include guards of CUDA library headers without a
 // HIP counterpart guard; code such as cuda-samples' helper_cuda.h tests them.
-var cudaOnlyGuards = map[string]bool{
-	"CUBLAS_API_H_": true, "_CUFFT_H_": true, "CUSPARSEAPI": true, "CUSOLVER_COMMON_H_": true,
-	"CURAND_H_": true, "NVJPEGAPI": true, "NV_NPPIDEFS_H": true, "CUDNN_H_": true, "CUTENSOR_H": true,
-}
+var cudaOnlyGuards = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"CUBLAS_API_H_": true, "_CUFFT_H_": true, "CUSPARSEAPI": true, "CUSOLVER_COMMON_H_": true,
+		"CURAND_H_": true, "NVJPEGAPI": true, "NV_NPPIDEFS_H": true, "CUDNN_H_": true, "CUTENSOR_H": true,
+	}
+})
 
 // condFrame is one level of #if nesting.
 type condFrame struct {
@@ -109,7 +112,7 @@ func (t *translator) conditional(k int, word string) {
 			t.conds = append(t.conds, platformFrame(onAMD == (word == "ifdef")))
 			break
 		}
-		if word == "ifdef" && cudaOnlyGuards[string(t.text(k+2))] && t.endsDirective(k+3) {
+		if word == "ifdef" && cudaOnlyGuards()[string(t.text(k+2))] && t.endsDirective(k+3) {
 			// The guard of a CUDA header that hipgen never lets in.
 			t.conds = append(t.conds, condFrame{dead: true})
 			t.report(k+2, diag.Note, checkCUDAArch, string(t.text(k+2))+" guards a CUDA library header, which HIP builds never include: this block is not compiled for AMD GPUs")

@@ -1,6 +1,8 @@
 package sources
 
 import (
+	"sync"
+
 	"github.com/hipgen/hipgen/diag"
 	"github.com/hipgen/hipgen/sources/lex"
 )
@@ -29,7 +31,7 @@ type templateFacts struct {
 // before a name and a '<'.
 func (t *translator) dependentTemplate(k int) {
 	name := k + 1
-	if cppKeywords[string(t.text(name))] || t.is(name, "template") || t.is(name, "operator") {
+	if cppKeywords()[string(t.text(name))] || t.is(name, "template") || t.is(name, "operator") {
 		return
 	}
 	close := t.angleClose(k + 2)
@@ -149,7 +151,7 @@ func (t *translator) templateParams(open, close int, params map[string]bool) {
 				return
 			}
 			j = end
-		case !inDefault && t.tok(j).Kind == lex.Ident && !cppKeywords[string(t.text(j))] && !t.is(j, "class"):
+		case !inDefault && t.tok(j).Kind == lex.Ident && !cppKeywords()[string(t.text(j))] && !t.is(j, "class"):
 			last = j
 		}
 	}
@@ -188,7 +190,7 @@ func (t *translator) templatedFunction(k int) int {
 			return -1
 		case t.isByte(j, '('):
 			n := j - 1
-			if depth == 0 && t.tok(n).Kind == lex.Ident && !declarationWords[string(t.text(n))] {
+			if depth == 0 && t.tok(n).Kind == lex.Ident && !declarationWords()[string(t.text(n))] {
 				return n
 			}
 			if depth == 0 && t.is(n, ">") { // an explicit specialization, "cast<4>("
@@ -211,8 +213,10 @@ func (t *translator) templatedFunction(k int) int {
 
 // declarationWords are the names before a '(' in a declaration's
 // specifiers that do not name what it declares.
-var declarationWords = map[string]bool{
-	"__attribute__": true, "__launch_bounds__": true, "__declspec": true, "alignas": true,
-	"decltype": true, "noexcept": true, "requires": true, "operator": true, "explicit": true,
-	"__align__": true, "__nv_pure__": true,
-}
+var declarationWords = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"__attribute__": true, "__launch_bounds__": true, "__declspec": true, "alignas": true,
+		"decltype": true, "noexcept": true, "requires": true, "operator": true, "explicit": true,
+		"__align__": true, "__nv_pure__": true,
+	}
+})

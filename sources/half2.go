@@ -2,6 +2,7 @@ package sources
 
 import (
 	"bytes"
+	"sync"
 
 	"github.com/hipgen/hipgen/diag"
 	"github.com/hipgen/hipgen/sources/hipmap"
@@ -107,7 +108,7 @@ func (t *translator) half2Value(j int, names map[string]bool) int {
 			if o < 0 || !t.nested(o, j) {
 				return -1
 			}
-			if o == 0 || t.tok(o-1).Directive != dir || t.tok(o-1).Kind != lex.Ident || cppKeywords[string(t.text(o-1))] {
+			if o == 0 || t.tok(o-1).Directive != dir || t.tok(o-1).Kind != lex.Ident || cppKeywords()[string(t.text(o-1))] {
 				// A cast, "reinterpret_cast<half2*>(p)" or "((half2*)p)",
 				// or a parenthesized expression: it starts the postfix
 				// expression, and must be a __half2 where the member
@@ -139,7 +140,7 @@ func (t *translator) half2Value(j int, names map[string]bool) int {
 		}
 		break
 	}
-	if !known || start < 0 || cppKeywords[string(t.text(start))] && !t.is(start, "this") {
+	if !known || start < 0 || cppKeywords()[string(t.text(start))] && !t.is(start, "this") {
 		return -1
 	}
 	return start
@@ -345,22 +346,24 @@ func (t *translator) half2Autos(names *map[string]bool) {
 // __half2: one of CUDA's (half2Results), a function the file declares
 // returning one, or the type's own constructor. half2Names must have run.
 func (t *translator) half2Result(name string) bool {
-	return half2Results[name] || t.facts.half2Funcs[name]
+	return half2Results()[name] || t.facts.half2Funcs[name]
 }
 
 // half2Results are CUDA's functions that return a __half2 whatever their
 // arguments, and the type's names (a functional cast, "__half2(a, b)").
-var half2Results = map[string]bool{"half2": true, "__half2": true, "make_half2": true,
-	"__float2half2_rn": true, "__floats2half2_rn": true, "__float22half2_rn": true, "__halves2half2": true, "__half2half2": true,
-	"__lows2half2": true, "__highs2half2": true, "__low2half2": true, "__high2half2": true, "__lowhigh2highlow": true,
-	"__hadd2": true, "__hadd2_sat": true, "__hadd2_rn": true, "__hsub2": true, "__hsub2_sat": true, "__hsub2_rn": true,
-	"__hmul2": true, "__hmul2_sat": true, "__hmul2_rn": true, "__h2div": true, "__hfma2": true, "__hfma2_sat": true, "__hfma2_relu": true,
-	"__hneg2": true, "__habs2": true, "__hmax2": true, "__hmin2": true, "__hmax2_nan": true, "__hmin2_nan": true, "__hcmadd": true,
-	"h2sqrt": true, "h2rsqrt": true, "h2rcp": true, "h2exp": true, "h2exp2": true, "h2exp10": true, "h2log": true, "h2log2": true, "h2log10": true,
-	"h2sin": true, "h2cos": true, "h2ceil": true, "h2floor": true, "h2rint": true, "h2trunc": true,
-	"__heq2": true, "__hne2": true, "__hle2": true, "__hge2": true, "__hlt2": true, "__hgt2": true,
-	"__hequ2": true, "__hneu2": true, "__hleu2": true, "__hgeu2": true, "__hltu2": true, "__hgtu2": true, "__hisnan2": true,
-}
+var half2Results = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"half2": true, "__half2": true, "make_half2": true,
+		"__float2half2_rn": true, "__floats2half2_rn": true, "__float22half2_rn": true, "__halves2half2": true, "__half2half2": true,
+		"__lows2half2": true, "__highs2half2": true, "__low2half2": true, "__high2half2": true, "__lowhigh2highlow": true,
+		"__hadd2": true, "__hadd2_sat": true, "__hadd2_rn": true, "__hsub2": true, "__hsub2_sat": true, "__hsub2_rn": true,
+		"__hmul2": true, "__hmul2_sat": true, "__hmul2_rn": true, "__h2div": true, "__hfma2": true, "__hfma2_sat": true, "__hfma2_relu": true,
+		"__hneg2": true, "__habs2": true, "__hmax2": true, "__hmin2": true, "__hmax2_nan": true, "__hmin2_nan": true, "__hcmadd": true,
+		"h2sqrt": true, "h2rsqrt": true, "h2rcp": true, "h2exp": true, "h2exp2": true, "h2exp10": true, "h2log": true, "h2log2": true, "h2log10": true,
+		"h2sin": true, "h2cos": true, "h2ceil": true, "h2floor": true, "h2rint": true, "h2trunc": true,
+		"__heq2": true, "__hne2": true, "__hle2": true, "__hge2": true, "__hlt2": true, "__hgt2": true,
+		"__hequ2": true, "__hneu2": true, "__hleu2": true, "__hgeu2": true, "__hltu2": true, "__hgtu2": true, "__hisnan2": true,
+	}
+})
 
 // half2Declarators adds to *names the names declared after the type at
 // i: "half2 a, *b, c[4];", a parameter "const half2& v)", a member; and
@@ -408,7 +411,7 @@ func (t *translator) declarators(i int, f func(name, next int, first, pointer bo
 			pointer = pointer || t.isByte(j, '*')
 			j++
 		}
-		if t.tok(j).Kind != lex.Ident || cppKeywords[string(t.text(j))] || !f(j, j+1, first, pointer) {
+		if t.tok(j).Kind != lex.Ident || cppKeywords()[string(t.text(j))] || !f(j, j+1, first, pointer) {
 			return
 		}
 		next := t.declaratorEnd(j + 1)
@@ -452,7 +455,7 @@ func (t *translator) half2EmptyAssign(k int) {
 	// become a call (hipgen_half2_x), and the next translation would see
 	// no declaration there.
 	member := t.isByte(k-2, '.') || t.is(k-2, "->")
-	if p := t.tok(k - 1); p.Kind == lex.Ident && !cppKeywords[string(t.text(k-1))] && !member || t.isByte(k-1, '*') || t.isByte(k-1, '&') {
+	if p := t.tok(k - 1); p.Kind == lex.Ident && !cppKeywords()[string(t.text(k-1))] && !member || t.isByte(k-1, '*') || t.isByte(k-1, '&') {
 		return // a declaration: "half2 v = {};" initialises, without the ambiguity
 	}
 	t.insert(int(t.tok(k+2).Start), "__half2")

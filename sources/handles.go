@@ -2,6 +2,7 @@ package sources
 
 import (
 	"slices"
+	"sync"
 
 	"github.com/hipgen/hipgen/diag"
 	"github.com/hipgen/hipgen/sources/lex"
@@ -34,8 +35,10 @@ var integerHandleTypes = []string{"CUdeviceptr", "CUdeviceptr_v2", "CUtexObject"
 
 // handleArithmeticOps are the operators that take an integer handle as
 // an integer when they follow it.
-var handleArithmeticOps = map[string]bool{"+": true, "-": true, "&": true, "|": true, "^": true, "<<": true, ">>": true, "%": true,
-	"+=": true, "-=": true, "&=": true, "|=": true, "^=": true, "<<=": true, ">>=": true, "%=": true, "++": true, "--": true}
+var handleArithmeticOps = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"+": true, "-": true, "&": true, "|": true, "^": true, "<<": true, ">>": true, "%": true,
+		"+=": true, "-=": true, "&=": true, "|=": true, "^=": true, "<<=": true, ">>=": true, "%=": true, "++": true, "--": true}
+})
 
 // handleArithmetic reports, once per variable, integer arithmetic on a
 // variable the file declares with one of integerHandles' types.
@@ -89,7 +92,7 @@ func (t *translator) handleDeclarators(i int) []string {
 // integer arithmetic: an operator of handleArithmeticOps after it, or a
 // binary one before it.
 func (t *translator) handleArithmeticAt(j int) bool {
-	if j+1 < len(t.toks) && handleArithmeticOps[string(t.text(j+1))] {
+	if j+1 < len(t.toks) && handleArithmeticOps()[string(t.text(j+1))] {
 		return true
 	}
 	if j < 2 {
@@ -99,7 +102,7 @@ func (t *translator) handleArithmeticAt(j int) bool {
 	case "+", "-", "|", "^", "<<", ">>", "%":
 		// Binary only: an operand comes before the operator.
 		p := t.tok(j - 2)
-		return p.Kind == lex.Ident && !cppKeywords[string(t.text(j-2))] || p.Kind == lex.Number || t.isByte(j-2, ')') || t.isByte(j-2, ']')
+		return p.Kind == lex.Ident && !cppKeywords()[string(t.text(j-2))] || p.Kind == lex.Number || t.isByte(j-2, ')') || t.isByte(j-2, ']')
 	}
 	return false
 }

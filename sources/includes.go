@@ -6,6 +6,7 @@ import (
 	"path"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/hipgen/hipgen/diag"
 	"github.com/hipgen/hipgen/sources/hipmap"
@@ -181,7 +182,7 @@ func (t *translator) include(k int) {
 		}
 		return
 	}
-	if std, ok := strings.CutPrefix(p, "cuda/std/"); ok && !quoted && stdHeaders[std] {
+	if std, ok := strings.CutPrefix(p, "cuda/std/"); ok && !quoted && stdHeaders()[std] {
 		t.replace(pk, delimit(std, false))
 		t.report(pk, diag.Note, "libcuxx", "#include <"+p+"> became <"+std+">: HIP has no libcu++")
 		return
@@ -299,7 +300,7 @@ func (t *translator) unavailableHeader(k, pk int, p, note string, minROCm Versio
 // original compiles it untranslated. A CUDA header (.cuh, .cu) surely
 // needs translating; another may be a system or third-party header.
 func (t *translator) includeNotFound(pk int, p string) {
-	if cHeaders[p] || stdHeaders[p] {
+	if cHeaders()[p] || stdHeaders()[p] {
 		return // a system header written with quotes: the compiler finds it there
 	}
 	sev := diag.Note
@@ -431,13 +432,15 @@ func needsRuntimeFirst(p string) bool {
 }
 
 // stdHeaders are the standard headers libcu++ mirrors as <cuda/std/...>.
-var stdHeaders = map[string]bool{
-	"array": true, "atomic": true, "bit": true, "cassert": true, "cfloat": true, "chrono": true,
-	"climits": true, "cmath": true, "complex": true, "concepts": true, "cstddef": true,
-	"cstdint": true, "cstdlib": true, "functional": true, "initializer_list": true,
-	"iterator": true, "limits": true, "numeric": true, "optional": true, "ratio": true,
-	"span": true, "tuple": true, "type_traits": true, "utility": true, "variant": true,
-}
+var stdHeaders = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"array": true, "atomic": true, "bit": true, "cassert": true, "cfloat": true, "chrono": true,
+		"climits": true, "cmath": true, "complex": true, "concepts": true, "cstddef": true,
+		"cstdint": true, "cstdlib": true, "functional": true, "initializer_list": true,
+		"iterator": true, "limits": true, "numeric": true, "optional": true, "ratio": true,
+		"span": true, "tuple": true, "type_traits": true, "utility": true, "variant": true,
+	}
+})
 
 // hasInclude handles __has_include(HEADER) at k in an #if or #elif. A CUDA
 // header that translation renames is renamed here too. One whose includes
@@ -498,15 +501,17 @@ func (t *translator) hasInclude(k int) {
 // cHeaders are the C standard library's headers and the POSIX ones CUDA
 // programs include most, which a quoted include also finds on the system
 // include path ('#include "assert.h"' in llm.c).
-var cHeaders = map[string]bool{
-	"assert.h": true, "complex.h": true, "ctype.h": true, "errno.h": true, "fenv.h": true, "float.h": true,
-	"inttypes.h": true, "iso646.h": true, "limits.h": true, "locale.h": true, "math.h": true, "setjmp.h": true,
-	"signal.h": true, "stdalign.h": true, "stdarg.h": true, "stdatomic.h": true, "stdbool.h": true, "stddef.h": true,
-	"stdint.h": true, "stdio.h": true, "stdlib.h": true, "stdnoreturn.h": true, "string.h": true, "tgmath.h": true,
-	"threads.h": true, "time.h": true, "uchar.h": true, "wchar.h": true, "wctype.h": true,
-	"dirent.h": true, "dlfcn.h": true, "fcntl.h": true, "pthread.h": true, "unistd.h": true, "strings.h": true,
-	"sys/mman.h": true, "sys/stat.h": true, "sys/time.h": true, "sys/types.h": true, "sys/wait.h": true,
-}
+var cHeaders = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"assert.h": true, "complex.h": true, "ctype.h": true, "errno.h": true, "fenv.h": true, "float.h": true,
+		"inttypes.h": true, "iso646.h": true, "limits.h": true, "locale.h": true, "math.h": true, "setjmp.h": true,
+		"signal.h": true, "stdalign.h": true, "stdarg.h": true, "stdatomic.h": true, "stdbool.h": true, "stddef.h": true,
+		"stdint.h": true, "stdio.h": true, "stdlib.h": true, "stdnoreturn.h": true, "string.h": true, "tgmath.h": true,
+		"threads.h": true, "time.h": true, "uchar.h": true, "wchar.h": true, "wctype.h": true,
+		"dirent.h": true, "dlfcn.h": true, "fcntl.h": true, "pthread.h": true, "unistd.h": true, "strings.h": true,
+		"sys/mman.h": true, "sys/stat.h": true, "sys/time.h": true, "sys/types.h": true, "sys/wait.h": true,
+	}
+})
 
 // isSpace reports whether c is white space between tokens.
 func isSpace(c byte) bool {

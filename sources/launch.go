@@ -266,7 +266,7 @@ func (t *translator) functionBody(k int) int {
 	}
 	body := -1
 	for b := t.braceOf(int32(o)); b >= 0; b = t.br.BraceUp[b] {
-		if open := int(t.br.BraceAfter[b]); open > 0 && !t.tok(open-1).Directive && !controlWords[string(t.text(open-1))] && !t.is(open-1, "catch") {
+		if open := int(t.br.BraceAfter[b]); open > 0 && !t.tok(open-1).Directive && !controlWords()[string(t.text(open-1))] && !t.is(open-1, "catch") {
 			body = int(t.br.Braces[b])
 		}
 	}

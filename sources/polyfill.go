@@ -1090,7 +1090,7 @@ func (t *translator) declaresFunction(name string) bool {
 				continue
 			}
 			p := t.toks[j-1]
-			if p.Kind == lex.Ident && !controlWords[string(t.text(j-1))] && !cppKeywords[string(t.text(j-1))] ||
+			if p.Kind == lex.Ident && !controlWords()[string(t.text(j-1))] && !cppKeywords()[string(t.text(j-1))] ||
 				t.isByte(j-1, '*') || t.isByte(j-1, '&') || t.isByte(j-1, '>') {
 				f.declared[string(t.text(j))] = true
 			}

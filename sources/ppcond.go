@@ -3,6 +3,7 @@ package sources
 import (
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/hipgen/hipgen/sources/lex"
 )
@@ -118,7 +119,7 @@ func (t *translator) definedPasses(name []byte) passes {
 	switch {
 	case string(name) == "__CUDA_ARCH__" || string(name) == "__HIP_DEVICE_COMPILE__":
 		return passes{device: triTrue, host: triFalse}
-	case string(name) == "__NVCC__" || cudaOnlyGuards[string(name)]:
+	case string(name) == "__NVCC__" || cudaOnlyGuards()[string(name)]:
 		return passes{triFalse, triFalse}
 	}
 	if onAMD, ok := t.platformMacro(name); ok {
@@ -137,18 +138,20 @@ type ppEval struct {
 
 // ppBinary gives the precedence of each binary operator (higher binds
 // tighter); "?" is the conditional operator's.
-var ppBinary = map[string]int{
-	"?": 1, "||": 2, "&&": 3, "|": 4, "^": 5, "&": 6,
-	"==": 7, "!=": 7, "<": 8, ">": 8, "<=": 8, ">=": 8,
-	"<<": 9, ">>": 9, "+": 10, "-": 10, "*": 11, "/": 11, "%": 11,
-}
+var ppBinary = sync.OnceValue(func() map[string]int {
+	return map[string]int{
+		"?": 1, "||": 2, "&&": 3, "|": 4, "^": 5, "&": 6,
+		"==": 7, "!=": 7, "<": 8, ">": 8, "<=": 8, ">=": 8,
+		"<<": 9, ">>": 9, "+": 10, "-": 10, "*": 11, "/": 11, "%": 11,
+	}
+})
 
 // expr reads an expression whose operators bind tighter than min.
 func (e *ppEval) expr(min int) ppValue {
 	x := e.unary()
 	for !e.bad && !e.t.endsDirective(e.j) {
 		op := string(e.t.text(e.j))
-		prec, ok := ppBinary[op]
+		prec, ok := ppBinary()[op]
 		if !ok || e.t.tok(e.j).Kind != lex.Punct || prec <= min {
 			return x
 		}

@@ -3,6 +3,7 @@ package sources
 import (
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // The PTX instructions ptxInstructions rewrites, a function per family.
@@ -820,15 +821,17 @@ func (p *ptxAsm) moveParts(typ ptxType, args []string) bool {
 // ptxCompare maps setp's comparisons to C++'s operators: the unsigned
 // ones (lo, ls, hi, hs) for integers, the ordered ones for floats too,
 // which C++'s comparisons are (ne is not: C++'s != holds for NaN).
-var ptxCompare = map[string]string{"eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">=",
-	"lo": "<", "ls": "<=", "hi": ">", "hs": ">="}
+var ptxCompare = sync.OnceValue(func() map[string]string {
+	return map[string]string{"eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">=",
+		"lo": "<", "ls": "<=", "hi": ">", "hs": ">="}
+})
 
 // compare rewrites setp into a predicate register's condition.
 func (p *ptxAsm) compare(quals []string, args []string) bool {
 	if len(quals) != 2 || len(args) != 3 {
 		return false
 	}
-	op := ptxCompare[quals[0]]
+	op := ptxCompare()[quals[0]]
 	typ, ok := parsePTXType(quals[1])
 	if op == "" || !ok || typ.bits < 16 || typ.kind == 'f' && typ.bits == 16 {
 		return false

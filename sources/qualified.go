@@ -2,6 +2,7 @@ package sources
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/hipgen/hipgen/diag"
 	"github.com/hipgen/hipgen/sources/hipmap"
@@ -129,7 +130,7 @@ func (t *translator) chainStart(k int) bool {
 		return true
 	}
 	prev := t.tok(k - 2)
-	return !(prev.Kind == lex.Ident && !cppKeywords[string(t.text(k-2))] || t.is(k-2, ">"))
+	return !(prev.Kind == lex.Ident && !cppKeywords()[string(t.text(k-2))] || t.is(k-2, ">"))
 }
 
 // qualifiedName handles a chain a::b[::c...] starting at the identifier k.
@@ -257,18 +258,22 @@ func (t *translator) notePolyfill(key string, off int) {
 // template parameter that sets the logical warp's width. CUB defaults it
 // to 32 lanes, hipCUB to the hardware wavefront: 64 on CDNA, where two
 // of CUB's warps would then be reduced, scanned or exchanged as one.
-var cubWarpWidths = map[string]int{
-	"cub::WarpReduce": 1, "cub::WarpScan": 1,
-	"cub::WarpExchange": 2, "cub::WarpMergeSort": 2,
-	"cub::WarpLoad": 3, "cub::WarpStore": 3,
-}
+var cubWarpWidths = sync.OnceValue(func() map[string]int {
+	return map[string]int{
+		"cub::WarpReduce": 1, "cub::WarpScan": 1,
+		"cub::WarpExchange": 2, "cub::WarpMergeSort": 2,
+		"cub::WarpLoad": 3, "cub::WarpStore": 3,
+	}
+})
 
 // warpTransposes are CUB's block load and store algorithms that go through
 // warp-wide transposes.
-var warpTransposes = map[string]bool{
-	"cub::BLOCK_LOAD_WARP_TRANSPOSE": true, "cub::BLOCK_LOAD_WARP_TRANSPOSE_TIMESLICED": true,
-	"cub::BLOCK_STORE_WARP_TRANSPOSE": true, "cub::BLOCK_STORE_WARP_TRANSPOSE_TIMESLICED": true,
-}
+var warpTransposes = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"cub::BLOCK_LOAD_WARP_TRANSPOSE": true, "cub::BLOCK_LOAD_WARP_TRANSPOSE_TIMESLICED": true,
+		"cub::BLOCK_STORE_WARP_TRANSPOSE": true, "cub::BLOCK_STORE_WARP_TRANSPOSE_TIMESLICED": true,
+	}
+})
 
 // cubWarpWidth keeps a CUB warp collective whose name ends at last on
 // 32-lane logical warps when its template arguments leave the width to
@@ -281,11 +286,11 @@ func (t *translator) cubWarpWidth(last int, e hipmap.Entry) {
 	if t.inNative() {
 		return // the project's HIP code (see hipBranch)
 	}
-	if warpTransposes[e.CUDA] {
+	if warpTransposes()[e.CUDA] {
 		t.report(last, diag.Warning, checkWaveHazard, e.HIP+" needs blocks whose size is a multiple of the wavefront (64 threads on CDNA; rocPRIM asserts it at compile time), where "+e.CUDA+" needs a multiple of 32: a block of 32 threads does not compile for gfx9 GPUs; choose a direct algorithm for such blocks"+oncePerFile)
 		return
 	}
-	pos, ok := cubWarpWidths[e.CUDA]
+	pos, ok := cubWarpWidths()[e.CUDA]
 	if !ok || t.wave.wide || !t.is(last+1, "<") {
 		return
 	}

@@ -818,7 +818,7 @@ func (t *translator) ident(k int) int {
 		return k + 1
 	}
 	t.applyEntry(k, e)
-	if fix, ok := callFixes[e.CUDA]; ok && e.Available(t.ver) {
+	if fix, ok := callFixes()[e.CUDA]; ok && e.Available(t.ver) {
 		t.fixCall(k, fix, e)
 	}
 	switch e.CUDA {
@@ -842,7 +842,7 @@ func (t *translator) driverOverload(k int) {
 	if t.is(o, "const") {
 		o--
 	}
-	if !t.isByte(o, '(') || t.tok(o-1).Kind != lex.Ident || cppKeywords[string(t.text(o-1))] {
+	if !t.isByte(o, '(') || t.tok(o-1).Kind != lex.Ident || cppKeywords()[string(t.text(o-1))] {
 		return
 	}
 	close := t.matching(o)
@@ -1113,7 +1113,7 @@ func (t *translator) isMember(k int) bool {
 // "#pragma once" comes before no declaration).
 func (t *translator) declaresHere(k int) bool {
 	p := t.tok(k - 1)
-	return p.Kind == lex.Ident && !p.Directive && !t.tok(k).Directive && !cppKeywords[string(t.text(k-1))]
+	return p.Kind == lex.Ident && !p.Directive && !t.tok(k).Directive && !cppKeywords()[string(t.text(k-1))]
 }
 
 // isMacroNameOperand reports whether the identifier k is the macro name

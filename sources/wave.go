@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/hipgen/hipgen/diag"
 	"github.com/hipgen/hipgen/sources/lex"
@@ -45,19 +46,21 @@ func (w *waveState) isNarrow(name string) bool {
 
 // warpIntrinsics are the CUDA warp-level functions, with the helper or
 // builtin each becomes with 32-lane logical warps.
-var warpIntrinsics = map[string]string{
-	"__ballot_sync": "hipgen_ballot32", "__activemask": "hipgen_activemask32",
-	"__any_sync": "hipgen_any32", "__all_sync": "hipgen_all32", "__uni_sync": "hipgen_uni32",
-	"__match_any_sync": "hipgen_match_any32", "__match_all_sync": "hipgen_match_all32",
-	"__shfl_sync": "__shfl", "__shfl_up_sync": "__shfl_up", "__shfl_down_sync": "__shfl_down", "__shfl_xor_sync": "__shfl_xor",
-	"__syncwarp":        "hipgen_syncwarp",
-	"__reduce_add_sync": "hipgen_reduce_add32", "__reduce_min_sync": "hipgen_reduce_min32", "__reduce_max_sync": "hipgen_reduce_max32",
-	"__reduce_and_sync": "hipgen_reduce_and32", "__reduce_or_sync": "hipgen_reduce_or32", "__reduce_xor_sync": "hipgen_reduce_xor32",
-	// Pre-CUDA 9 forms: 32-bit results and a default width of 32 in CUDA,
-	// 64-bit results and a default width of warpSize in HIP.
-	"__ballot": "hipgen_ballot32", "__any": "hipgen_any32", "__all": "hipgen_all32",
-	"__shfl": "__shfl", "__shfl_up": "__shfl_up", "__shfl_down": "__shfl_down", "__shfl_xor": "__shfl_xor",
-}
+var warpIntrinsics = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"__ballot_sync": "hipgen_ballot32", "__activemask": "hipgen_activemask32",
+		"__any_sync": "hipgen_any32", "__all_sync": "hipgen_all32", "__uni_sync": "hipgen_uni32",
+		"__match_any_sync": "hipgen_match_any32", "__match_all_sync": "hipgen_match_all32",
+		"__shfl_sync": "__shfl", "__shfl_up_sync": "__shfl_up", "__shfl_down_sync": "__shfl_down", "__shfl_xor_sync": "__shfl_xor",
+		"__syncwarp":        "hipgen_syncwarp",
+		"__reduce_add_sync": "hipgen_reduce_add32", "__reduce_min_sync": "hipgen_reduce_min32", "__reduce_max_sync": "hipgen_reduce_max32",
+		"__reduce_and_sync": "hipgen_reduce_and32", "__reduce_or_sync": "hipgen_reduce_or32", "__reduce_xor_sync": "hipgen_reduce_xor32",
+		// Pre-CUDA 9 forms: 32-bit results and a default width of 32 in CUDA,
+		// 64-bit results and a default width of warpSize in HIP.
+		"__ballot": "hipgen_ballot32", "__any": "hipgen_any32", "__all": "hipgen_all32",
+		"__shfl": "__shfl", "__shfl_up": "__shfl_up", "__shfl_down": "__shfl_down", "__shfl_xor": "__shfl_xor",
+	}
+})
 
 func (w *waveState) init(t *translator) {
 	w.wide = t.opts.Wave == WaveWide
@@ -83,7 +86,7 @@ func (t *translator) usesWarps() bool {
 // isWarpName reports whether b names a warp intrinsic or warpSize.
 func isWarpName(b []byte) bool {
 	if len(b) > 3 && b[0] == '_' && warpInitial[b[2]] || len(b) == 8 && b[0] == 'w' {
-		_, ok := warpIntrinsics[string(b)]
+		_, ok := warpIntrinsics()[string(b)]
 		return ok || string(b) == "warpSize"
 	}
 	return false
@@ -111,7 +114,7 @@ func namesFP8Type(b []byte) bool {
 
 // warpInitial holds the letters that follow "__" in warpIntrinsics.
 var warpInitial = func() (m [256]bool) {
-	for name := range warpIntrinsics {
+	for name := range warpIntrinsics() {
 		m[name[2]] = true
 	}
 	return m
@@ -179,7 +182,7 @@ func (t *translator) warpCall(k int, name string) int {
 			if len(args) < 3 {
 				return k + 1
 			}
-			t.replace(k, warpIntrinsics[name])
+			t.replace(k, warpIntrinsics()[name])
 			// Drop the 32-bit mask: HIP's __shfl needs none, and ROCm 6.2's
 			// __shfl_sync would reject a 32-bit one.
 			t.edits = append(t.edits, edit{int(t.tok(args[0][0]).Start), int(t.tok(args[1][0]).Start), ""})
@@ -201,16 +204,16 @@ func (t *translator) warpCall(k int, name string) int {
 		}
 	case name == "__syncwarp":
 		t.needHelpers = true
-		t.replace(k, warpIntrinsics[name])
+		t.replace(k, warpIntrinsics()[name])
 		t.report(k, diag.Note, checkWaveWiden, "__syncwarp: widened to a wavefront barrier; a wavefront runs in lockstep, so ordering memory for the whole wavefront covers the 32-lane warp")
 	case legacy: // __ballot, __any, __all without a mask
 		t.needHelpers = true
-		t.replace(k, warpIntrinsics[name])
+		t.replace(k, warpIntrinsics()[name])
 		t.insert(int(t.tok(open).End), "0xffffffffu, ")
 		t.logicalWarp(k, name+": pre-CUDA 9 form returns 32 lanes in CUDA but 64 in HIP; kept a 32-lane logical warp")
 	default:
 		t.needHelpers = true
-		t.replace(k, warpIntrinsics[name])
+		t.replace(k, warpIntrinsics()[name])
 		t.logicalWarp(k, name+": 32-lane logical warp: results hold the lane's 32-lane half of the wavefront, so 32-bit masks, __popc, __ffs and lane arithmetic keep their CUDA meaning")
 	}
 	return k + 1
@@ -261,7 +264,7 @@ func (t *translator) warpCallWide(k int, name string, open, close int, args [][2
 		t.report(k, diag.Note, checkWaveWiden, "__syncwarp: widened to a wavefront barrier")
 	default:
 		t.needHelpers = true
-		t.replace(k, warpIntrinsics[name])
+		t.replace(k, warpIntrinsics()[name])
 		t.report(k, diag.Warning, checkWaveHazard, name+": no wavefront-wide form; kept a 32-lane logical warp, which disagrees with the widened code around it if lanes 32-63 take part")
 	}
 	return k + 1
@@ -483,7 +486,7 @@ func (t *translator) insideWarpCall(k int) bool {
 			depth++
 		case "(":
 			if depth == 0 {
-				_, ok := warpIntrinsics[string(t.text(j-1))]
+				_, ok := warpIntrinsics()[string(t.text(j-1))]
 				return ok
 			}
 			depth--
