@@ -188,6 +188,9 @@ func (t *translator) parseAsmOperands(open, close int) (string, []asmOperand, bo
 			if t.is(j, ",") && !t.inside(op.first-1, j) {
 				return "", nil, false // a comma operator: copied into a call, it would split the arguments
 			}
+			if k := t.tok(j).Kind; k == lex.String || k == lex.Char {
+				return "", nil, false // no operand a rewrite takes holds one; copied unterminated, it would swallow the rest of the line
+			}
 		}
 		if strings.Contains(t.span(op.first, op.last), "//") || strings.Contains(t.span(op.first, op.last), "/*") {
 			return "", nil, false
