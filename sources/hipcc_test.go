@@ -30,7 +30,7 @@ var hipccCases = []string{
 	"cuda_arch_values", "polyfill_bfloat162_rocm52", "launch_ggl_dynamic_shared", "cudart_version_by_content", "family_bf16_return_float_rocm52", "polyfill_cache_hints", "family_bf16_rocm52", "family_curand", "family_cusparse",
 	"call_fixes_kernel_templates", "define_name_kept", "launch_chevron_spaced_brackets", "launch_ggl_spaced_brackets", "cg_thread_block_dims", "nvcc_macro", "literal_keyword_glued", "libcuxx_memory_order", "wave_shfl_source_lane", "wave_shfl_source_lane_wide",
 	"device_props_hazards", "cudart_version_unportable_content", "polyfill_driver_error_string", "call_fixes_graph_instantiate", "launch_bounds", "polyfill_bfloat162_intrinsics_rocm52", "polyfill_bfloat16_atomics_bits_rocm52", "math_include_host_classification", "polyfill_min_max_mixed_sign", "polyfill_atomic_add_half", "library_data_types_sparse", "call_fixes_sparse_solve_buffer", "polyfill_curand_ordering", "register_keyword", "wave_intrinsic_own_macro", "diag_builtin_redefinition", "vector_compound_operators", "bf16_float_pair_rocm52", "source_byte_order_mark", "polyfill_shuffle_half", "polyfill_simd_intrinsics", "polyfill_bf16_to_integer", "ffsll_argument", "dim3_from_uint3", "polyfill_half_host_arithmetic", "polyfill_host_math", "polyfill_half_tanh", "cudacc_ver_expression", "asm_host_cpu_compiles", "polyfill_mem_location", "cuda_arch_older_else", "half2_empty_assign",
-	"ptx_instructions", "ptx_lane_registers", "ptx_registers", "ptx_arithmetic", "polyfill_device_builtin", "diag_builtin_variable_declaration",
+	"ptx_instructions", "ptx_ordered_atomics", "ptx_lane_registers", "ptx_registers", "ptx_arithmetic", "polyfill_device_builtin", "diag_builtin_variable_declaration",
 }
 
 // poisonCUDAHeaders fills dir with a file of the same name for every

@@ -622,16 +622,31 @@ func (p *ptxAsm) atomic(name string, quals []string, args []string) bool {
 	if !ok {
 		return false
 	}
-	opname := quals[len(quals)-2]
+	// The operation, and the other qualifiers, in any order: PTX puts
+	// the operation after the semantics, scope and space, and ptxas also
+	// takes it first ("atom.add.release.gpu.global.s32").
+	var opname, order, space string
 	system := false
-	for _, q := range quals[:len(quals)-2] {
+	for _, q := range quals[:len(quals)-1] {
 		switch q {
 		case "global", "relaxed", "gpu", "cta":
 		case "sys":
 			system = true
+		case "shared", "shared::cta":
+			space = "shared"
+		case "acquire", "release", "acq_rel":
+			order = "__ATOMIC_" + strings.ToUpper(q)
+		case "add", "min", "max", "and", "or", "xor", "exch", "cas", "inc", "dec":
+			if opname != "" {
+				return false
+			}
+			opname = q
 		default:
 			return false
 		}
+	}
+	if order != "" {
+		return p.orderedAtomic(name, quals, typ, opname, order, space, args)
 	}
 	// The HIP function and the C type of its pointer.
 	fn := map[string]string{"add": "atomicAdd", "min": "atomicMin", "max": "atomicMax", "and": "atomicAnd", "or": "atomicOr",
@@ -670,7 +685,7 @@ func (p *ptxAsm) atomic(name string, quals []string, args []string) bool {
 		return false
 	}
 	p.impure = true
-	addr, ok := p.address(args[first], false, "")
+	addr, ok := p.address(args[first], false, space)
 	if !ok {
 		return false
 	}
@@ -690,6 +705,71 @@ func (p *ptxAsm) atomic(name string, quals []string, args []string) bool {
 		return false
 	}
 	p.what = append(p.what, desc+" is "+fn+"()")
+	return true
+}
+
+// orderedAtomic rewrites atom and red with a memory order (acquire,
+// release, acq_rel) with the __atomic builtins that GCC and clang share,
+// as load and store do: the integer operations they have (add, and, or,
+// xor, exchange, compare-and-swap), at system scope, which is at least as
+// strong as PTX's. Float additions and min or max keep the asm (no
+// __atomic builtin of both compilers takes them).
+func (p *ptxAsm) orderedAtomic(name string, quals []string, typ ptxType, opname, order, space string, args []string) bool {
+	var ct ptxType
+	switch {
+	case opname == "add" && (typ.kind == 'u' || typ.kind == 's') && typ.bits >= 32:
+		ct = typ
+	case (opname == "and" || opname == "or" || opname == "xor" || opname == "exch" || opname == "cas") && typ.kind == 'b' && typ.bits >= 32:
+		ct = typ.bitsType()
+	default:
+		return false
+	}
+	first := 1
+	if name == "red" {
+		first = 0
+	}
+	want := first + 2
+	if opname == "cas" {
+		if name == "red" {
+			return false
+		}
+		want++
+	}
+	if len(args) != want {
+		return false
+	}
+	p.impure = true
+	addr, ok := p.address(args[first], false, space)
+	if !ok {
+		return false
+	}
+	var vals []string
+	for _, a := range args[first+1:] {
+		v, ok := p.read(a, ct)
+		if !ok {
+			return false
+		}
+		vals = append(vals, v)
+	}
+	ptr := "(" + ct.cType() + "*)" + addr
+	var call string
+	switch opname {
+	case "cas":
+		// The old value, which the builtin leaves in expected; a failed
+		// exchange reads with the order's acquiring half.
+		fail := map[string]string{"__ATOMIC_ACQUIRE": "__ATOMIC_ACQUIRE", "__ATOMIC_RELEASE": "__ATOMIC_RELAXED", "__ATOMIC_ACQ_REL": "__ATOMIC_ACQUIRE"}[order]
+		call = "({ " + ct.cType() + " hipgen_expected = " + vals[0] + "; __atomic_compare_exchange_n(" + ptr + ", &hipgen_expected, " + vals[1] + ", false, " + order + ", " + fail + "); hipgen_expected; })"
+	case "exch":
+		call = "__atomic_exchange_n(" + ptr + ", " + vals[0] + ", " + order + ")"
+	default:
+		call = "__atomic_fetch_" + opname + "(" + ptr + ", " + vals[0] + ", " + order + ")"
+	}
+	if name == "red" {
+		p.effect("(void)" + call)
+	} else if !p.assign(args[0], ct, call) {
+		return false
+	}
+	p.what = append(p.what, name+"."+strings.Join(quals, ".")+" is an atomic "+map[string]string{"cas": "compare-and-swap", "exch": "exchange"}[opname]+map[bool]string{true: opname, false: ""}[opname != "cas" && opname != "exch"]+" "+orderWords(order))
 	return true
 }
 

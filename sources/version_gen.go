@@ -6,4 +6,4 @@ package sources
 // Go file below sources/, the mapping table included). It is part of
 // every cache key, so a file translated by another build of the
 // translator is translated again.
-const TranslatorVersion = "16b5e3e4c698c03c"
+const TranslatorVersion = "ce3ac1eb866390dd"
