@@ -769,7 +769,14 @@ func (p *ptxAsm) orderedAtomic(name string, quals []string, typ ptxType, opname,
 	} else if !p.assign(args[0], ct, call) {
 		return false
 	}
-	p.what = append(p.what, name+"."+strings.Join(quals, ".")+" is an atomic "+map[string]string{"cas": "compare-and-swap", "exch": "exchange"}[opname]+map[bool]string{true: opname, false: ""}[opname != "cas" && opname != "exch"]+" "+orderWords(order))
+	what := opname
+	switch opname {
+	case "cas":
+		what = "compare-and-swap"
+	case "exch":
+		what = "exchange"
+	}
+	p.what = append(p.what, name+"."+strings.Join(quals, ".")+" is an atomic "+what+" "+orderWords(order))
 	return true
 }
 
