@@ -118,11 +118,17 @@ func (t *translator) launch(k int) int {
 // launch configuration opened at k, or -1. Brackets inside must pair up
 // by kind: in "A<<<{)B<<<0,0>>>(),0>>>()" the first launch has none, so
 // that rewriting the second (with --launch=ggl) cannot give it one on the
-// next run.
+// next run. A launch on a preprocessor line closes on that line, as its
+// brackets pair (in "#A<<<" and "#A<<<0,0>>>(),0>>>()" on the next line
+// the first has none either).
 func (t *translator) launchClose(k int) int {
 	var buf [16]byte
 	open := buf[:0] // the closers the open brackets want, innermost last
+	dir := t.tok(k).Directive
 	for j := k + 1; j < len(t.toks); j++ {
+		if dir && (!t.tok(j).Directive || t.tok(j).LineStart && t.isByte(j, '#')) {
+			return -1 // a launch on a preprocessor line closes on it
+		}
 		switch t.launchBracket(j) {
 		case '>':
 			if len(open) == 0 {

@@ -6,4 +6,4 @@ package sources
 // Go file below sources/, the mapping table included). It is part of
 // every cache key, so a file translated by another build of the
 // translator is translated again.
-const TranslatorVersion = "da8a5af5132f68bc"
+const TranslatorVersion = "dddbaaad57701be5"
