@@ -982,6 +982,9 @@ func (t *translator) builtinArgument(k int) {
 				depth--
 				continue
 			}
+			if t.is(j-1, ptxValue) {
+				return // hipgen_ptx_value(lvalue, threadIdx.x, ...) assigns it: a translation's own, from mov %tid.x
+			}
 			if t.tok(j-1).Kind == lex.Ident && !controlWords()[string(t.text(j-1))] || ggl && t.launchBracket(j-1) == '>' {
 				t.insert(int(t.tok(k).Start), "(unsigned)")
 			}
