@@ -458,6 +458,9 @@ func (t *translator) archCondition(k int) condFrame {
 	if onAMD, ok := t.platformCondition(j); ok {
 		return platformFrame(onAMD)
 	}
+	if t.madeTrueForHIP(j) {
+		return condFrame{elseDead: true} // as versionCondition's rewrite of it said
+	}
 	if vt, ok := t.versionTestAt(j + 1); ok && t.isByte(j, '(') && t.isByte(vt.num+1, ')') && t.endsDirective(vt.num+2) {
 		return t.versionCondition(k, j+1) // "#if (CUDART_VERSION >= N)", as without the parentheses
 	}
@@ -1052,6 +1055,22 @@ func (t *translator) olderTest(j int, end func(int) bool) bool {
 	}
 	op := string(t.text(vt.op))
 	return (op == "<" || op == "<=") && end(vt.num+1)
+}
+
+// madeTrueForHIP reports whether the condition from j is one a
+// translation made true for HIP ("(" + hipDefined + " || CUDART_VERSION >=
+// N)", see versionCondition): hipcc takes its branch, and none after it,
+// as the first run said.
+func (t *translator) madeTrueForHIP(j int) bool {
+	if !t.isByte(j, '(') || !bytes.HasPrefix(t.src[t.tok(j).Start:], []byte("("+hipDefined+" || ")) {
+		return false
+	}
+	vt, ok := t.versionTestAt(j + 11) // past "(defined(__HIP__) || defined(__HIP_CPU_RT__) ||"
+	if !ok {
+		return false
+	}
+	op := string(t.text(vt.op))
+	return (op == ">=" || op == ">") && t.isByte(vt.num+1, ')') && t.endsDirective(vt.num+2)
 }
 
 // hipDefined is true under hipcc (both passes) and HIP-CPU.
