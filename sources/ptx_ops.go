@@ -670,42 +670,54 @@ func (p *ptxAsm) atomic(name string, quals []string, args []string) bool {
 	if system {
 		fn += "_system"
 	}
+	addr, vals, ok := p.atomicOperands(name, opname, ct, space, args)
+	if !ok || !p.atomicResult(name, args, ct, fn+"(("+ct.cType()+"*)"+addr+", "+strings.Join(vals, ", ")+")") {
+		return false
+	}
+	p.what = append(p.what, name+"."+strings.Join(quals, ".")+" is "+fn+"()")
+	return true
+}
+
+// atomicOperands reads the operands of atom or red (name) of the
+// operation opname on values of type ct: the address, in space, and the
+// values after it (two for cas, which red does not have).
+func (p *ptxAsm) atomicOperands(name, opname string, ct ptxType, space string, args []string) (addr string, vals []string, ok bool) {
 	first := 1
 	if name == "red" {
 		first = 0
 	}
 	want := first + 2
 	if opname == "cas" {
-		want++
 		if name == "red" {
-			return false
+			return "", nil, false
 		}
+		want++
 	}
 	if len(args) != want {
-		return false
+		return "", nil, false
 	}
 	p.impure = true
-	addr, ok := p.address(args[first], false, space)
-	if !ok {
-		return false
+	if addr, ok = p.address(args[first], false, space); !ok {
+		return "", nil, false
 	}
-	call := fn + "((" + ct.cType() + "*)" + addr
 	for _, a := range args[first+1:] {
 		v, ok := p.read(a, ct)
 		if !ok {
-			return false
+			return "", nil, false
 		}
-		call += ", " + v
+		vals = append(vals, v)
 	}
-	call += ")"
-	desc := name + "." + strings.Join(quals, ".")
+	return addr, vals, true
+}
+
+// atomicResult gives call, the atomic operation of atom or red (name), its
+// place: atom's destination gets the old value, red's is dropped.
+func (p *ptxAsm) atomicResult(name string, args []string, ct ptxType, call string) bool {
 	if name == "red" {
 		p.effect("(void)" + call)
-	} else if !p.assign(args[0], ct, call) {
-		return false
+		return true
 	}
-	p.what = append(p.what, desc+" is "+fn+"()")
-	return true
+	return p.assign(args[0], ct, call)
 }
 
 // orderedAtomic rewrites atom and red with a memory order (acquire,
@@ -724,32 +736,9 @@ func (p *ptxAsm) orderedAtomic(name string, quals []string, typ ptxType, opname,
 	default:
 		return false
 	}
-	first := 1
-	if name == "red" {
-		first = 0
-	}
-	want := first + 2
-	if opname == "cas" {
-		if name == "red" {
-			return false
-		}
-		want++
-	}
-	if len(args) != want {
-		return false
-	}
-	p.impure = true
-	addr, ok := p.address(args[first], false, space)
+	addr, vals, ok := p.atomicOperands(name, opname, ct, space, args)
 	if !ok {
 		return false
-	}
-	var vals []string
-	for _, a := range args[first+1:] {
-		v, ok := p.read(a, ct)
-		if !ok {
-			return false
-		}
-		vals = append(vals, v)
 	}
 	ptr := "(" + ct.cType() + "*)" + addr
 	var call string
@@ -764,9 +753,7 @@ func (p *ptxAsm) orderedAtomic(name string, quals []string, typ ptxType, opname,
 	default:
 		call = "__atomic_fetch_" + opname + "(" + ptr + ", " + vals[0] + ", " + order + ")"
 	}
-	if name == "red" {
-		p.effect("(void)" + call)
-	} else if !p.assign(args[0], ct, call) {
+	if !p.atomicResult(name, args, ct, call) {
 		return false
 	}
 	what := opname

@@ -6,4 +6,4 @@ package sources
 // Go file below sources/, the mapping table included). It is part of
 // every cache key, so a file translated by another build of the
 // translator is translated again.
-const TranslatorVersion = "7fedd1422cbfa9f4"
+const TranslatorVersion = "222bc55839732863"
